@@ -1,0 +1,37 @@
+/**
+ * Regenerates fonts/manifest.json from fonts/sources.json and the installed packages.
+ * Run after changing a font package version or the list of files: `npm run fonts:manifest`.
+ */
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { type FontEntry, fontFilePath, manifestPath, repositoryRoot } from "../src/render/fonts/manifest.ts"
+import { sha256Hex } from "../src/shared/hash.ts"
+
+interface Sources {
+  readonly families: ReadonlyArray<{ package: string; family: string; files: ReadonlyArray<string> }>
+}
+
+const sources = JSON.parse(readFileSync(join(repositoryRoot, "fonts", "sources.json"), "utf8")) as Sources
+const fonts: Array<FontEntry> = []
+for (const source of sources.families) {
+  const pkg = JSON.parse(readFileSync(fontFilePath({ package: source.package, file: "package.json" }), "utf8")) as {
+    version: string
+  }
+  for (const name of source.files) {
+    const match = /^(\d{3})[A-Za-z]+(_Italic)?$/.exec(name)
+    if (!match) throw new Error(`unexpected font file name ${name}`)
+    const stem = source.family.replace(/ /g, "")
+    const file = `${name}/${stem}_${name}.ttf`
+    fonts.push({
+      family: source.family,
+      style: match[2] ? "italic" : "normal",
+      weight: Number(match[1]),
+      package: source.package,
+      version: pkg.version,
+      file,
+      sha256: sha256Hex(readFileSync(fontFilePath({ package: source.package, file })))
+    })
+  }
+}
+writeFileSync(manifestPath, JSON.stringify({ fonts }, null, 2) + "\n")
+console.log(`fonts/manifest.json: ${fonts.length} files`)

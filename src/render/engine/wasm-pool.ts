@@ -1,0 +1,180 @@
+/**
+ * A pool of typst.ts WASM compilers in worker threads. A Typst compile is synchronous and cannot be
+ * interrupted from inside, so a render that passes its deadline, traps, or exhausts memory is ended
+ * by terminating its worker; a fresh worker takes its place and the pool keeps serving.
+ */
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { Worker } from "node:worker_threads"
+import { sha256Hex } from "../../shared/hash.ts"
+import type { LoadedFont } from "../fonts/manifest.ts"
+import { repositoryRoot } from "../fonts/manifest.ts"
+import type { BundleFile } from "./bundle.ts"
+import { CompileFailure, type CompileOutput, type CompileTask, type TypstEngine } from "./engine.ts"
+
+export interface WasmPoolOptions {
+  readonly size: number
+  readonly timeoutMs: number
+  readonly fonts: ReadonlyArray<LoadedFont>
+  readonly bundle: ReadonlyArray<BundleFile>
+  /** A worker whose WASM memory grew past this is replaced after its task (memory never shrinks). */
+  readonly recycleAboveBytes?: number
+}
+
+const require = createRequire(`${repositoryRoot}/package.json`)
+const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
+export const wasmPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
+const compilerVersion = (require(`${compilerPackage}/package.json`) as { version: string }).version
+export const TYPST_VERSION = "0.14.2"
+
+interface Pending {
+  readonly task: CompileTask
+  readonly resolve: (output: CompileOutput) => void
+  readonly reject: (error: unknown) => void
+}
+
+interface WorkerReply {
+  readonly id: number
+  readonly ok: boolean
+  readonly pdf?: Uint8Array
+  readonly warnings?: ReadonlyArray<string>
+  readonly errors?: ReadonlyArray<string>
+  readonly trapped?: boolean
+  readonly memoryBytes: number
+}
+
+class Slot {
+  readonly worker: Worker
+  readonly ready: Promise<void>
+  current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
+
+  constructor(workerData: unknown, onReply: (slot: Slot, reply: WorkerReply) => void, onLost: (slot: Slot, why: string) => void) {
+    this.worker = new Worker(new URL("./wasm-worker.js", import.meta.url), { workerData })
+    this.worker.unref()
+    this.ready = new Promise((resolve, reject) => {
+      const onReady = (message: { ready?: boolean }) => {
+        if (!message.ready) return
+        this.worker.off("message", onReady)
+        this.worker.on("message", (reply: WorkerReply) => onReply(this, reply))
+        resolve()
+      }
+      this.worker.on("message", onReady)
+      this.worker.once("error", reject)
+    })
+    // A trap or out-of-memory inside WASM surfaces here; a deliberate terminate() does not.
+    this.worker.on("error", (error) => onLost(this, `worker error: ${error.message}`))
+    this.worker.on("exit", (code) => onLost(this, `worker exited with code ${code}`))
+  }
+}
+
+export class WasmEnginePool implements TypstEngine {
+  readonly engineVersion = `typst ${TYPST_VERSION} (typst.ts ${compilerVersion}, wasm)`
+  readonly releaseChecksum = sha256Hex(readFileSync(wasmPath))
+  private readonly slots = new Set<Slot>()
+  private readonly queue: Array<Pending> = []
+  private readonly workerData: unknown
+  private nextId = 1
+  private closed = false
+
+  constructor(private readonly options: WasmPoolOptions) {
+    // Fonts are read once and shared with every worker without copies.
+    const fonts = options.fonts.map((font) => {
+      const shared = new SharedArrayBuffer(font.bytes.byteLength)
+      new Uint8Array(shared).set(font.bytes)
+      return shared
+    })
+    this.workerData = { wasmPath, fonts, bundle: options.bundle }
+    for (let i = 0; i < Math.max(1, options.size); i++) this.spawn()
+  }
+
+  /** Resolves when every worker has loaded the compiler, the fonts and the bundle. */
+  async warm(): Promise<void> {
+    await Promise.all([...this.slots].map((slot) => slot.ready))
+  }
+
+  compile(task: CompileTask): Promise<CompileOutput> {
+    if (this.closed) return Promise.reject(new CompileFailure("crashed", ["engine closed"]))
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, resolve, reject })
+      this.dispatch()
+    })
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const pending of this.queue.splice(0)) pending.reject(new CompileFailure("crashed", ["engine closed"]))
+    await Promise.all([...this.slots].map((slot) => this.retire(slot)))
+  }
+
+  private spawn(): Slot {
+    const slot = new Slot(this.workerData, (s, reply) => this.onReply(s, reply), (s, why) => this.onLost(s, why))
+    this.slots.add(slot)
+    slot.ready.then(() => this.dispatch(), (error) => this.onLost(slot, String(error)))
+    return slot
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return
+      if (slot.current) continue
+      // Only dispatch to workers that finished loading; ready is settled synchronously for those.
+      void slot.ready.then(() => this.assign(slot))
+    }
+  }
+
+  private assign(slot: Slot): void {
+    if (slot.current || !this.slots.has(slot)) return
+    const pending = this.queue.shift()
+    if (!pending) return
+    const id = this.nextId++
+    const timer = setTimeout(() => {
+      this.fail(slot, new CompileFailure("timeout", [`render exceeded ${this.options.timeoutMs} ms`]))
+    }, this.options.timeoutMs)
+    slot.current = { id, pending, timer }
+    // Busy workers keep the process alive; idle ones let a CLI or a test exit without close().
+    slot.worker.ref()
+    const { main, inputs, shadows } = pending.task
+    slot.worker.postMessage({ id, main, inputs, shadows })
+  }
+
+  private onReply(slot: Slot, reply: WorkerReply): void {
+    const current = slot.current
+    if (!current || current.id !== reply.id) return
+    clearTimeout(current.timer)
+    slot.current = undefined
+    slot.worker.unref()
+    if (reply.ok && reply.pdf) current.pending.resolve({ pdf: reply.pdf, warnings: reply.warnings ?? [] })
+    else current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors ?? []))
+    const limit = this.options.recycleAboveBytes ?? 1536 * 1024 * 1024
+    if (reply.trapped || reply.memoryBytes > limit) this.replace(slot)
+    else this.dispatch()
+  }
+
+  private onLost(slot: Slot, why: string): void {
+    if (!this.slots.has(slot)) return
+    this.fail(slot, new CompileFailure("crashed", [why]))
+  }
+
+  /** Ends the slot's current task with `error` and puts a fresh worker in its place. */
+  private fail(slot: Slot, error: CompileFailure): void {
+    const current = slot.current
+    if (current) {
+      clearTimeout(current.timer)
+      slot.current = undefined
+      current.pending.reject(error)
+    }
+    this.replace(slot)
+  }
+
+  private replace(slot: Slot): void {
+    void this.retire(slot)
+    if (!this.closed) this.spawn()
+  }
+
+  private async retire(slot: Slot): Promise<void> {
+    this.slots.delete(slot)
+    slot.worker.removeAllListeners()
+    slot.worker.on("error", () => {})
+    await slot.worker.terminate()
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Markdown (CommonMark + GFM) with optional YAML front matter into mdast.
+ */
+import type { Root } from "mdast"
+import { fromMarkdown } from "mdast-util-from-markdown"
+import { frontmatterFromMarkdown } from "mdast-util-frontmatter"
+import { gfmFromMarkdown } from "mdast-util-gfm"
+import { frontmatter } from "micromark-extension-frontmatter"
+import { gfm } from "micromark-extension-gfm"
+import { parse as parseYaml } from "yaml"
+import type { RenderWarning } from "../warnings.ts"
+
+export type FrontMatterValue = string | number | boolean | null | ReadonlyArray<FrontMatterValue> | { readonly [key: string]: FrontMatterValue }
+export type FrontMatter = Readonly<Record<string, FrontMatterValue>>
+
+export interface ParsedMarkdown {
+  readonly root: Root
+  readonly frontMatter: FrontMatter
+  readonly warnings: ReadonlyArray<RenderWarning>
+}
+
+const MAX_FRONT_MATTER_DEPTH = 6
+
+/** Keeps what JSON can carry; dates become ISO dates, anything else is dropped. */
+const toJsonValue = (value: unknown, depth: number): FrontMatterValue | undefined => {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10)
+  if (depth >= MAX_FRONT_MATTER_DEPTH) return undefined
+  if (Array.isArray(value)) {
+    return value.map((item) => toJsonValue(item, depth + 1)).filter((item) => item !== undefined)
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value as object)
+      .map(([key, item]) => [key, toJsonValue(item, depth + 1)] as const)
+      .filter(([, item]) => item !== undefined)
+    return Object.fromEntries(entries) as FrontMatterValue
+  }
+  return undefined
+}
+
+const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatter => {
+  const node = root.children[0]
+  if (!node || node.type !== "yaml") return {}
+  const line = node.position?.start.line ?? 1
+  let data: unknown
+  try {
+    data = parseYaml(node.value, { maxAliasCount: 50 })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : "unreadable"
+    warnings.push({ code: "front_matter_invalid", message: `front matter ignored: ${reason}`, line })
+    return {}
+  }
+  if (data === null || data === undefined) return {}
+  if (typeof data !== "object" || Array.isArray(data)) {
+    warnings.push({ code: "front_matter_invalid", message: "front matter ignored: it must be a mapping of fields", line })
+    return {}
+  }
+  return toJsonValue(data, 0) as FrontMatter
+}
+
+export const parseMarkdown = (markdown: string): ParsedMarkdown => {
+  const root = fromMarkdown(markdown, {
+    extensions: [frontmatter(["yaml"]), gfm()],
+    mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown()]
+  })
+  const warnings: Array<RenderWarning> = []
+  const frontMatter = readFrontMatter(root, warnings)
+  return { root, frontMatter, warnings }
+}

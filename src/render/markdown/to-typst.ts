@@ -1,0 +1,225 @@
+/**
+ * mdast into Typst markup. The output is built only from our own tokens: every piece of user text
+ * (text, code, URLs, alt text, language names) goes through `typstString`, so nothing a user writes
+ * can become Typst code, markup, a label or a reference.
+ *
+ * Nesting deeper than MAX_NESTING (block quotes, lists, inline spans) is flattened into the deepest
+ * allowed level with one warning: Typst's own parser and layout have depth limits, and a document
+ * nested 10,000 levels deep must still render.
+ */
+import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, Root, RootContent, Table } from "mdast"
+import { definitions as collectDefinitions } from "mdast-util-definitions"
+import type { RenderWarning } from "../warnings.ts"
+import { decodeImage, type EmbeddedImage } from "./images.ts"
+import { typstString, typstText } from "./typst-literal.ts"
+
+export const MAX_NESTING = 24
+
+export interface TypstBody {
+  readonly markup: string
+  readonly images: ReadonlyArray<EmbeddedImage>
+  readonly warnings: ReadonlyArray<RenderWarning>
+}
+
+const LINK_SCHEMES = /^(https?:|mailto:|tel:)/i
+const PAGEBREAK = /^<!--\s*pagebreak\s*-->$/i
+const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/
+
+/** A soft line break is a space, except between two CJK characters, where it is nothing. */
+const softBreaks = (text: string): string =>
+  text.replace(/[ \t]*\r?\n[ \t]*/g, (_match, offset: number, whole: string) => {
+    const before = whole[offset - 1] ?? ""
+    const after = whole[offset + _match.length] ?? ""
+    return CJK.test(before) && CJK.test(after) ? "" : " "
+  })
+
+const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center", right: "right" }
+
+class Converter {
+  private readonly warnings: Array<RenderWarning> = []
+  private readonly images = new Map<string, EmbeddedImage>()
+  private readonly footnoteLabels = new Map<string, string>()
+  private readonly footnotesInProgress = new Set<string>()
+  private readonly footnoteDefinitions = new Map<string, FootnoteDefinition>()
+  private readonly definition: (identifier: string) => Definition | undefined
+  private nestingWarned = false
+
+  constructor(root: Root) {
+    this.definition = collectDefinitions(root)
+    for (const node of root.children) {
+      if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
+    }
+  }
+
+  convert(root: Root): TypstBody {
+    const markup = this.blocks(root.children, 0)
+    return { markup, images: [...this.images.values()], warnings: this.warnings }
+  }
+
+  private warn(code: string, message: string, node: Nodes): void {
+    this.warnings.push({ code, message, line: node.position?.start.line ?? null })
+  }
+
+  /** Whether a container at `depth` may open; past the limit its content joins its parent's level. */
+  private mayNest(depth: number, node: Nodes): boolean {
+    if (depth < MAX_NESTING) return true
+    if (!this.nestingWarned) {
+      this.nestingWarned = true
+      this.warn("nesting_flattened", `content nested deeper than ${MAX_NESTING} levels is shown at level ${MAX_NESTING}`, node)
+    }
+    return false
+  }
+
+  private blocks(nodes: ReadonlyArray<RootContent>, depth: number): string {
+    const out: Array<string> = []
+    for (const node of nodes) {
+      const block = this.block(node, depth)
+      if (block !== "") out.push(block)
+    }
+    return out.join("\n\n")
+  }
+
+  private block(node: RootContent, depth: number): string {
+    switch (node.type) {
+      case "paragraph":
+        return this.inlines(node.children, depth)
+      case "heading":
+        return `#heading(level: ${node.depth})[${this.inlines(node.children, depth)}]`
+      case "thematicBreak":
+        return "#pr.thematic-break()"
+      case "blockquote":
+        return this.mayNest(depth, node)
+          ? `#quote(block: true)[${this.blocks(node.children, depth + 1)}]`
+          : this.blocks(node.children, depth)
+      case "list":
+        return this.list(node, depth)
+      case "code":
+        return `#raw(block: true, ${node.lang ? `lang: ${typstString(node.lang)}, ` : ""}${typstString(node.value)})`
+      case "html":
+        if (PAGEBREAK.test(node.value.trim())) return "#pagebreak(weak: true)"
+        this.warn("html_dropped", "raw HTML is not rendered", node)
+        return ""
+      case "table":
+        return this.table(node, depth)
+      case "definition":
+      case "footnoteDefinition":
+      case "yaml":
+        return ""
+      default:
+        // Phrasing content at block level (it occurs inside table cells and list items).
+        return this.inline(node as PhrasingContent, depth)
+    }
+  }
+
+  private list(node: Extract<RootContent, { type: "list" }>, depth: number): string {
+    if (!this.mayNest(depth, node)) {
+      return node.children.map((item) => this.blocks(item.children, depth)).filter((b) => b !== "").join("\n\n")
+    }
+    const tight = node.spread !== true && node.children.every((item) => item.spread !== true)
+    const items = node.children.map((item) => {
+      const box = item.checked === true || item.checked === false ? `#pr.checkbox(${item.checked})` : ""
+      return `[${box}${this.blocks(item.children, depth + 1)}]`
+    })
+    const args = [`tight: ${tight}`]
+    if (node.ordered) args.push(`start: ${Math.max(0, Math.min(node.start ?? 1, 999_999_999))}`)
+    return `#${node.ordered ? "enum" : "list"}(${args.join(", ")}, ${items.join(", ")})`
+  }
+
+  private table(node: Table, depth: number): string {
+    const columns = Math.max(1, ...node.children.map((row) => row.children.length))
+    const align = Array.from({ length: columns }, (_, i) => ALIGN[node.align?.[i] ?? ""] ?? "auto")
+    const row = (cells: ReadonlyArray<string>) =>
+      Array.from({ length: columns }, (_, i) => `[${cells[i] ?? ""}]`).join(", ")
+    const [head, ...body] = node.children.map((r) => r.children.map((cell) => this.inlines(cell.children, depth)))
+    const parts = [`columns: ${columns}`, `align: (${align.join(", ")},)`]
+    if (head) parts.push(`table.header(${row(head)})`)
+    for (const cells of body) parts.push(row(cells))
+    return `#table(${parts.join(", ")})`
+  }
+
+  private inlines(nodes: ReadonlyArray<PhrasingContent>, depth: number): string {
+    let out = ""
+    for (const node of nodes) out += this.inline(node, depth)
+    return out
+  }
+
+  private span(fn: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
+    if (!this.mayNest(depth, node)) return this.inlines(node.children, depth)
+    return `#${fn}[${this.inlines(node.children, depth + 1)}]`
+  }
+
+  private inline(node: PhrasingContent, depth: number): string {
+    switch (node.type) {
+      case "text":
+        return typstText(softBreaks(node.value))
+      case "emphasis":
+        return this.span("emph", node, depth)
+      case "strong":
+        return this.span("strong", node, depth)
+      case "delete":
+        return this.span("strike", node, depth)
+      case "inlineCode":
+        return `#raw(${typstString(node.value)})`
+      case "break":
+        return "#linebreak()"
+      case "link":
+        return this.link(node.url, node, depth)
+      case "linkReference": {
+        const target = this.definition(node.identifier)
+        return target ? this.link(target.url, node, depth) : this.inlines(node.children, depth)
+      }
+      case "image":
+        return this.image(node.url, node.alt ?? "", node)
+      case "imageReference": {
+        const target = this.definition(node.identifier)
+        return this.image(target?.url ?? "", node.alt ?? "", node)
+      }
+      case "footnoteReference":
+        return this.footnote(node.identifier, node, depth)
+      case "html":
+        this.warn("html_dropped", "raw HTML is not rendered", node)
+        return ""
+      default:
+        return ""
+    }
+  }
+
+  private link(url: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
+    const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.inlines(node.children, depth)
+    if (!LINK_SCHEMES.test(url.trim())) return content
+    return `#link(${typstString(url.trim())})[${content === "" ? typstText(url.trim()) : content}]`
+  }
+
+  private image(url: string, alt: string, node: Nodes): string {
+    const placeholder = `#pr.image-placeholder(cfg, ${typstString(alt)})`
+    const decoded = decodeImage(url)
+    switch (decoded._tag) {
+      case "embedded":
+        this.images.set(decoded.image.path, decoded.image)
+        return `#pr.md-image(${typstString(decoded.image.path)}, alt: ${typstString(alt)})`
+      case "remote":
+        this.warn("image_not_embedded", "only data: URIs are embedded; the image was replaced by its alt text", node)
+        return placeholder
+      case "invalid":
+        this.warn("image_invalid", `image not embedded: ${decoded.reason}`, node)
+        return placeholder
+    }
+  }
+
+  /** The first reference carries the note; later ones point at it through a label we generate. */
+  private footnote(identifier: string, node: Nodes, depth: number): string {
+    const existing = this.footnoteLabels.get(identifier)
+    if (existing) return `#footnote(<${existing}>)`
+    const definition = this.footnoteDefinitions.get(identifier)
+    if (!definition || this.footnotesInProgress.has(identifier)) return ""
+    const label = `pr-fn-${this.footnoteLabels.size + 1}`
+    this.footnoteLabels.set(identifier, label)
+    this.footnotesInProgress.add(identifier)
+    const content = this.blocks(definition.children, depth)
+    this.footnotesInProgress.delete(identifier)
+    if (content === "") this.warn("footnote_empty", "a footnote has no content", node)
+    return `#footnote[${content}]<${label}>`
+  }
+}
+
+export const toTypst = (root: Root): TypstBody => new Converter(root).convert(root)

@@ -1,0 +1,240 @@
+/**
+ * The renderer: Markdown + template + locale + options into a PDF with its SHA-256, page count,
+ * warnings and provenance. It owns the compiler pool; everything else here is pure.
+ */
+import { Either, ParseResult, Schema } from "effect"
+import { createRequire } from "node:module"
+import { jcsSha256, sha256Hex } from "../shared/hash.ts"
+import { findTemplate, isTemplateAvailable, catalog, catalogSha256 } from "./catalog.ts"
+import { readBundle, type BundleFile } from "./engine/bundle.ts"
+import { CompileFailure, type TypstEngine } from "./engine/engine.ts"
+import { WasmEnginePool } from "./engine/wasm-pool.ts"
+import { describeCharacters, fontCoverage, missingCharacters, type Coverage } from "./fonts/coverage.ts"
+import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
+import { isLocale, type Locale, localeData } from "./locales.ts"
+import { parseMarkdown } from "./markdown/parse.ts"
+import { toTypst } from "./markdown/to-typst.ts"
+import { resolveOptions, RenderOptions } from "./options.ts"
+import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
+import { templateHashes } from "./template-hashes.ts"
+import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
+
+export const MAX_MARKDOWN_CHARACTERS = 200_000
+
+export const rendererVersion = `pressroom ${(createRequire(`${repositoryRoot}/package.json`)("./package.json") as { version: string }).version}`
+
+export interface RenderRequest {
+  readonly markdown: string
+  readonly templateId: string
+  readonly locale?: string
+  /** Unvalidated options: checked against the specification's option schema. */
+  readonly options?: unknown
+  readonly channel?: Channel
+  /** The canonical hash of the request that asked for this render (a job's requestSha256). */
+  readonly requestSha256?: string
+}
+
+export interface RenderResult {
+  readonly pdf: Uint8Array
+  readonly sha256: string
+  readonly pageCount: number
+  readonly warnings: ReadonlyArray<RenderWarning>
+  readonly provenance: Provenance
+}
+
+/** The request cannot be rendered as asked (an unknown template, locale or option): a 422. */
+export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderRequest>()("InvalidRenderRequest", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/** The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries. */
+export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("RenderingFailed", {
+  reason: Schema.Literal("rejected", "timeout", "crashed"),
+  message: Schema.String
+}) {}
+
+export interface RendererConfig {
+  readonly workers: number
+  readonly timeoutMs: number
+}
+
+const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
+
+const mainSource = (templateId: string, markup: string): string =>
+  [
+    `#import "/lib/pressroom.typ" as pr`,
+    `#import "/templates/${templateId}.typ": template`,
+    `#let cfg = json(bytes(sys.inputs.pressroom))`,
+    // No creation date: the same input must give the same bytes.
+    `#set document(title: pr.meta(cfg, "title"), author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
+    `#show: template.with(cfg)`,
+    markup,
+    ""
+  ].join("\n")
+
+const pageCountOf = (pdf: Uint8Array): number => {
+  // Typst records the page count in the document's XMP metadata, which is never compressed.
+  const head = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1")
+  const match = /<xmpTPg:NPages>(\d+)<\/xmpTPg:NPages>/.exec(head)
+  return match ? Number(match[1]) : 1
+}
+
+const capWarnings = (warnings: ReadonlyArray<RenderWarning>): ReadonlyArray<RenderWarning> =>
+  warnings.length <= MAX_WARNINGS
+    ? warnings
+    : [
+      ...warnings.slice(0, MAX_WARNINGS - 1),
+      { code: "warnings_truncated", message: `${warnings.length - MAX_WARNINGS + 1} more warnings not shown`, line: null }
+    ]
+
+export class Renderer {
+  readonly fontSetSha256: string
+  private readonly bundle: ReadonlyArray<BundleFile>
+  private readonly coverage: Coverage
+
+  private constructor(
+    private readonly engine: TypstEngine,
+    bundle: ReadonlyArray<BundleFile>,
+    coverage: Coverage,
+    fontSet: string
+  ) {
+    this.bundle = bundle
+    this.coverage = coverage
+    this.fontSetSha256 = fontSet
+  }
+
+  /** Verifies the font set (throws naming a missing or altered file), starts and warms the pool. */
+  static async create(config: RendererConfig): Promise<Renderer> {
+    const manifest = readManifest()
+    const fonts = loadFonts(manifest)
+    const bundle = readBundle()
+    const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
+    await pool.warm()
+    return new Renderer(pool, bundle, fontCoverage(fonts), fontSetSha256(manifest))
+  }
+
+  get engineVersion(): string {
+    return this.engine.engineVersion
+  }
+
+  get rendererReleaseChecksum(): string {
+    return this.engine.releaseChecksum
+  }
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    const { templateId, locale, options } = this.validate(request)
+    const template = findTemplate(templateId)!
+    const effective = resolveOptions(options, template.defaults)
+    const parsed = parseOrFail(request.markdown)
+    const body = toTypst(parsed.root)
+    const warnings = [...parsed.warnings, ...body.warnings]
+    const missing = missingCharacters(request.markdown, this.coverage)
+    if (missing.length > 0) {
+      warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
+    }
+    const data = localeData[locale]
+    const cfg = {
+      templateId,
+      meta: parsed.frontMatter,
+      options: effective,
+      locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
+    }
+    let output
+    try {
+      output = await this.engine.compile({
+        main: mainSource(templateId, body.markup),
+        inputs: { pressroom: JSON.stringify(cfg) },
+        shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
+      })
+    } catch (error) {
+      if (error instanceof CompileFailure) {
+        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
+      }
+      throw error
+    }
+    const sourceSha256 = sha256Hex(request.markdown)
+    const rawOptions = (request.options ?? {}) as object
+    const provenance = makeProvenance({
+      assetSha256s: body.images.map((image) => image.sha256),
+      catalogSha256,
+      fontSetSha256: this.fontSetSha256,
+      renderOptionsSha256: jcsSha256(effective),
+      rendererReleaseChecksum: this.engine.releaseChecksum,
+      ...templateHashes(this.bundle, templateId),
+      optionsSha256: jcsSha256(rawOptions),
+      requestSha256: request.requestSha256 ??
+        jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions } }),
+      sourceSha256,
+      catalogVersion: catalog.catalogVersion,
+      rendererVersion,
+      engineVersion: this.engine.engineVersion,
+      channel: request.channel ?? "internal",
+      locale,
+      templateId,
+      templateReleaseId: null,
+      synthetic: false
+    })
+    return { pdf: output.pdf, sha256: sha256Hex(output.pdf), pageCount: pageCountOf(output.pdf), warnings: capWarnings(warnings), provenance }
+  }
+
+  close(): Promise<void> {
+    return this.engine.close()
+  }
+
+  private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions } {
+    if (typeof request.markdown !== "string") {
+      throw new InvalidRenderRequest({ field: "markdown", message: "markdown must be a string" })
+    }
+    if (countCharacters(request.markdown) > MAX_MARKDOWN_CHARACTERS) {
+      throw new InvalidRenderRequest({ field: "markdown", message: `markdown is longer than ${MAX_MARKDOWN_CHARACTERS} characters` })
+    }
+    const templateId = request.templateId
+    if (!findTemplate(templateId)) {
+      throw new InvalidRenderRequest({ field: "templateId", message: `unknown template '${String(templateId).slice(0, 100)}'` })
+    }
+    if (!isTemplateAvailable(templateId)) {
+      throw new InvalidRenderRequest({ field: "templateId", message: `template '${templateId}' is in the catalog but not yet available in this release` })
+    }
+    const locale = request.locale ?? "en"
+    if (!isLocale(locale)) {
+      throw new InvalidRenderRequest({ field: "locale", message: `unknown locale '${String(locale).slice(0, 40)}'` })
+    }
+    const options = decodeOptions(request.options ?? {})
+    if (Either.isLeft(options)) {
+      const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
+      const path = issue?.path.length ? `options.${issue.path.join(".")}` : "options"
+      throw new InvalidRenderRequest({ field: path, message: `${path}: ${issue?.message ?? "invalid"}` })
+    }
+    return { templateId, locale, options: options.right }
+  }
+}
+
+/** Characters as the specification counts them: Unicode code points, not UTF-16 units. */
+export const countCharacters = (text: string): number => {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+const parseOrFail = (markdown: string) => {
+  try {
+    return parseMarkdown(markdown)
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new RenderingFailed({ reason: "rejected", message: "the document is nested too deeply to be parsed" })
+    }
+    throw error
+  }
+}
+
+const failureMessage = (failure: CompileFailure): string => {
+  switch (failure.reason) {
+    case "timeout":
+      return "the document took longer than the render time limit"
+    case "crashed":
+      return "the renderer stopped while typesetting the document"
+    case "rejected":
+      return "the document could not be typeset"
+  }
+}
