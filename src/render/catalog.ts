@@ -27,6 +27,7 @@ const catalogBytes = readFileSync(catalogPath)
 
 export const catalog: Catalog = JSON.parse(catalogBytes.toString("utf8")) as Catalog
 export const catalogSha256 = sha256Hex(catalogBytes)
+export const CATALOG_VERSION = catalog.catalogVersion
 export const TEMPLATE_IDS: ReadonlyArray<string> = catalog.templates.map((t) => t.id)
 
 /** The templates of the v1 API (specification section 4, v1). */

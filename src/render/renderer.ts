@@ -9,7 +9,7 @@ import { findTemplate, isTemplateAvailable, catalog, catalogSha256 } from "./cat
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypstEngine } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
-import { describeCharacters, fontCoverage, missingCharacters, type Coverage } from "./fonts/coverage.ts"
+import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { parseMarkdown } from "./markdown/parse.ts"
@@ -111,7 +111,7 @@ export class Renderer {
     const bundle = readBundle()
     const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
     await pool.warm()
-    return new Renderer(pool, bundle, fontCoverage(fonts), fontSetSha256(manifest))
+    return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
   }
 
   get engineVersion(): string {

@@ -1,5 +1,9 @@
 import { createHash } from "node:crypto"
-import canonicalize from "canonicalize"
+import canonicalizeModule from "canonicalize"
+
+// canonicalize (by an author of RFC 8785) is CommonJS whose typings declare an ES default export;
+// at run time the default import is the function itself.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined
 
 /** SHA-256 of exact bytes (strings are hashed as UTF-8), as 64 lowercase hex characters. */
 export const sha256Hex = (data: Uint8Array | string): string =>

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { sha256Hex } from "../../shared/hash.ts"
+import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
 import type { LoadedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import type { BundleFile } from "./bundle.ts"
@@ -48,14 +49,17 @@ class Slot {
   readonly ready: Promise<void>
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
 
-  constructor(workerData: unknown, onReply: (slot: Slot, reply: WorkerReply) => void, onLost: (slot: Slot, why: string) => void) {
+  constructor(workerData: unknown, onReply: (slot: Slot, reply: WorkerReply) => void, onLost: (slot: Slot, why: string) => void, onCoverage: (runs: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>) => void) {
     this.worker = new Worker(new URL("./wasm-worker.js", import.meta.url), { workerData })
-    this.worker.unref()
     this.ready = new Promise((resolve, reject) => {
-      const onReady = (message: { ready?: boolean }) => {
+      const onReady = (message: { ready?: boolean; coverage?: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> }) => {
         if (!message.ready) return
+        if (message.coverage) onCoverage(message.coverage)
         this.worker.off("message", onReady)
         this.worker.on("message", (reply: WorkerReply) => onReply(this, reply))
+        // Adding a message listener refs the worker again; an idle worker must not keep the
+        // process alive (a CLI or a test exits without close()).
+        this.worker.unref()
         resolve()
       }
       this.worker.on("message", onReady)
@@ -72,24 +76,30 @@ export class WasmEnginePool implements TypstEngine {
   readonly releaseChecksum = sha256Hex(readFileSync(wasmPath))
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []
-  private readonly workerData: unknown
+  private readonly workerData: { readonly module: WebAssembly.Module; readonly fonts: ReadonlyArray<SharedArrayBuffer>; readonly bundle: ReadonlyArray<BundleFile> }
+  private coverageRuns: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> | undefined
   private nextId = 1
   private closed = false
 
   constructor(private readonly options: WasmPoolOptions) {
-    // Fonts are read once and shared with every worker without copies.
-    const fonts = options.fonts.map((font) => {
-      const shared = new SharedArrayBuffer(font.bytes.byteLength)
-      new Uint8Array(shared).set(font.bytes)
-      return shared
-    })
-    this.workerData = { wasmPath, fonts, bundle: options.bundle }
+    // One compiled module and one copy of each font, shared by every worker.
+    this.workerData = {
+      module: new WebAssembly.Module(readFileSync(wasmPath)),
+      fonts: options.fonts.map((font) => font.bytes.buffer),
+      bundle: options.bundle
+    }
     for (let i = 0; i < Math.max(1, options.size); i++) this.spawn()
   }
 
   /** Resolves when every worker has loaded the compiler, the fonts and the bundle. */
   async warm(): Promise<void> {
     await Promise.all([...this.slots].map((slot) => slot.ready))
+  }
+
+  /** The code points the font set covers, as Typst sees the fonts (known once warm). */
+  get coverage(): Coverage {
+    if (!this.coverageRuns) throw new Error("the pool is not warm yet")
+    return coverageFromRuns(this.coverageRuns.flat())
   }
 
   compile(task: CompileTask): Promise<CompileOutput> {
@@ -107,7 +117,10 @@ export class WasmEnginePool implements TypstEngine {
   }
 
   private spawn(): Slot {
-    const slot = new Slot(this.workerData, (s, reply) => this.onReply(s, reply), (s, why) => this.onLost(s, why))
+    const workerData = { ...this.workerData, reportCoverage: this.coverageRuns === undefined }
+    const slot = new Slot(workerData, (s, reply) => this.onReply(s, reply), (s, why) => this.onLost(s, why), (runs) => {
+      this.coverageRuns ??= runs
+    })
     this.slots.add(slot)
     slot.ready.then(() => this.dispatch(), (error) => this.onLost(slot, String(error)))
     return slot

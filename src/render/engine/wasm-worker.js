@@ -8,27 +8,59 @@
  * registry, so `@preview` imports and file reads outside the bundle fail inside Typst.
  */
 import { parentPort, workerData } from "node:worker_threads"
+import * as typst from "@myriaddreamin/typst-ts-web-compiler"
 
-/** @typedef {{ wasmPath: string, fonts: SharedArrayBuffer[], bundle: { path: string, text: string }[] }} WorkerData */
+/**
+ * @typedef {{
+ *   module: WebAssembly.Module,
+ *   fonts: SharedArrayBuffer[],
+ *   bundle: { path: string, text: string }[],
+ *   reportCoverage: boolean
+ * }} WorkerData
+ */
 /** @type {WorkerData} */
 const data = workerData
 if (!parentPort) throw new Error("wasm-worker must run in a worker thread")
 const port = parentPort
 
-const { readFileSync } = await import("node:fs")
-const typst = await import("@myriaddreamin/typst-ts-web-compiler")
-const wasm = typst.initSync({ module: readFileSync(data.wasmPath) })
+// The module is compiled once by the pool and shared: no worker compiles the 28 MB binary again.
+const wasm = typst.initSync({ module: data.module })
 
+// Fonts load lazily: Typst asks for a file's bytes the first time a document uses it, so a Latin
+// document never copies the CJK faces into this worker's memory.
+const resolver = new typst.TypstFontResolverBuilder()
 const builder = new typst.TypstCompilerBuilder()
 builder.set_dummy_access_model()
-for (const font of data.fonts) await builder.add_raw_font(new Uint8Array(font))
+/** @type {unknown[]} */
+const coverage = []
+for (const shared of data.fonts) {
+  const bytes = new Uint8Array(shared)
+  const info = resolver.get_font_info(bytes)
+  if (data.reportCoverage) coverage.push(info.info.map((/** @type {{ coverage: number[] }} */ face) => face.coverage))
+  await builder.add_lazy_font(info, () => bytes)
+}
 const compiler = await builder.build()
 for (const file of data.bundle) compiler.add_source(file.path, file.text)
+
+// Warm-up: the first use of a face, of syntax highlighting or of table layout costs hundreds of
+// milliseconds; pay it here, before the worker reports ready, instead of in a user's render.
+const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB Garamond") [
+  #set text(font: family)
+  = Heading #emph[italic] #strong[bold]
+  Body text with a footnote#footnote[note] and #link("https://example.com")[a link].
+  #list[one][two] #enum[one][two]
+  #table(columns: 2, table.header([a], [b]), [1], [2])
+  #quote(block: true)[quote]
+]
+#raw(block: true, lang: "js", "const warm = (up) => up * 2 // code")
+#raw("inline")`
+compiler.add_source("/warm-up.typ", WARM_UP)
+compiler.compile("/warm-up.typ", [], "pdf", 1)
 
 /** Diagnostics arrive as a Rust debug string; keep only the human-readable messages. */
 const messagesOf = (/** @type {unknown} */ diagnostics) => {
   const text = typeof diagnostics === "string" ? diagnostics : String(diagnostics)
-  return [...text.matchAll(/message: "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1"))
+  return [...text.matchAll(/message: "((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1"))
 }
 
 port.on("message", (/** @type {{ id: number, main: string, inputs: Record<string, string>, shadows: { path: string, bytes: Uint8Array }[] }} */ task) => {
@@ -39,7 +71,7 @@ port.on("message", (/** @type {{ id: number, main: string, inputs: Record<string
     /** @type {Uint8Array} */
     const pdf = result.result
     const warnings = result.diagnostics ? messagesOf(JSON.stringify(result.diagnostics)) : []
-    port.postMessage({ id: task.id, ok: true, pdf, warnings, memoryBytes: wasm.memory.buffer.byteLength }, [pdf.buffer])
+    port.postMessage({ id: task.id, ok: true, pdf, warnings, memoryBytes: wasm.memory.buffer.byteLength }, [/** @type {ArrayBuffer} */ (pdf.buffer)])
   } catch (error) {
     // Typst reports a document it cannot typeset as a diagnostics string; anything else (a
     // RuntimeError from a trap, a failed memory.grow) leaves the instance unusable.
@@ -50,4 +82,4 @@ port.on("message", (/** @type {{ id: number, main: string, inputs: Record<string
   }
   for (const shadow of task.shadows) compiler.unmap_shadow(shadow.path)
 })
-port.postMessage({ ready: true, loadedFonts: data.fonts.length })
+port.postMessage({ ready: true, coverage: data.reportCoverage ? coverage : undefined })

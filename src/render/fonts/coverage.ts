@@ -1,20 +1,41 @@
 /**
  * Which characters the bundled fonts can draw. Typst silently draws a blank box for a character no
- * font covers; we name such characters in a `missing_glyphs` warning instead.
+ * font covers; we name such characters in a `missing_glyphs` warning instead. The coverage is the
+ * one Typst itself computes for each face: run lengths alternating between excluded and included
+ * code points, starting at U+0000 with an excluded run.
  */
-import * as fontkit from "fontkit"
-import type { LoadedFont } from "./manifest.ts"
+export type Coverage = ReadonlyArray<readonly [start: number, end: number]>
 
-export type Coverage = ReadonlySet<number>
-
-export const fontCoverage = (fonts: ReadonlyArray<LoadedFont>): Coverage => {
-  const covered = new Set<number>()
-  for (const font of fonts) {
-    const parsed = fontkit.create(Buffer.from(font.bytes.buffer, font.bytes.byteOffset, font.bytes.byteLength))
-    const faces = "fonts" in parsed ? parsed.fonts : [parsed]
-    for (const face of faces) for (const codePoint of face.characterSet) covered.add(codePoint)
+export const coverageFromRuns = (faces: ReadonlyArray<ReadonlyArray<number>>): Coverage => {
+  const ranges: Array<[number, number]> = []
+  for (const runs of faces) {
+    let cursor = 0
+    for (let i = 0; i < runs.length; i++) {
+      if (i % 2 === 1) ranges.push([cursor, cursor + runs[i]! - 1])
+      cursor += runs[i]!
+    }
   }
-  return covered
+  ranges.sort((a, b) => a[0] - b[0])
+  const merged: Array<[number, number]> = []
+  for (const range of ranges) {
+    const last = merged[merged.length - 1]
+    if (last && range[0] <= last[1] + 1) last[1] = Math.max(last[1], range[1])
+    else merged.push([range[0], range[1]])
+  }
+  return merged
+}
+
+const covers = (coverage: Coverage, codePoint: number): boolean => {
+  let low = 0
+  let high = coverage.length - 1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    const [start, end] = coverage[middle]!
+    if (codePoint < start) high = middle - 1
+    else if (codePoint > end) low = middle + 1
+    else return true
+  }
+  return false
 }
 
 // Characters that are never drawn: white space, controls, joiners and variation selectors.
@@ -24,7 +45,7 @@ const INVISIBLE = /[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}]/u
 export const missingCharacters = (text: string, coverage: Coverage): Array<string> => {
   const missing = new Set<string>()
   for (const char of text) {
-    if (!coverage.has(char.codePointAt(0)!) && !INVISIBLE.test(char)) missing.add(char)
+    if (!covers(coverage, char.codePointAt(0)!) && !INVISIBLE.test(char)) missing.add(char)
   }
   return [...missing]
 }

@@ -3,7 +3,7 @@
  * SHA-256 of its bytes; loading verifies each one, so a changed or missing font stops the renderer
  * before it can produce a PDF whose provenance would lie.
  */
-import { readFileSync } from "node:fs"
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -25,7 +25,8 @@ export interface FontManifest {
 }
 
 export interface LoadedFont extends FontEntry {
-  readonly bytes: Uint8Array
+  /** The file's bytes in shared memory, so that every compiler worker reads the same copy. */
+  readonly bytes: Uint8Array<SharedArrayBuffer>
 }
 
 export class FontSetError extends Error {
@@ -47,13 +48,25 @@ export const readManifest = (path = manifestPath): FontManifest =>
 export const fontSetSha256 = (manifest: FontManifest): string =>
   sha256Hex(manifest.fonts.map((font) => font.sha256).sort().join("\n"))
 
+const readShared = (path: string): Uint8Array<SharedArrayBuffer> => {
+  const fd = openSync(path, "r")
+  try {
+    const bytes = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size))
+    let offset = 0
+    while (offset < bytes.byteLength) offset += readSync(fd, bytes, offset, bytes.byteLength - offset, offset)
+    return bytes
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** Reads every font of the manifest and checks its hash; throws naming the first bad file. */
 export const loadFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<LoadedFont> =>
   manifest.fonts.map((entry) => {
-    let bytes: Uint8Array
+    let bytes: Uint8Array<SharedArrayBuffer>
     const where = `${entry.package}/${entry.file}`
     try {
-      bytes = readFileSync(fontFilePath(entry))
+      bytes = readShared(fontFilePath(entry))
     } catch {
       throw new FontSetError(`font file missing: ${where} (run npm install)`)
     }

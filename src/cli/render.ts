@@ -1,0 +1,78 @@
+/**
+ * pressroom render <file.md | -> --template <id> [--locale <loc>] [--option key=value ...]
+ *                  -o <out.pdf> [--provenance <out.json>]
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs"
+import { parseArgs } from "node:util"
+import { Effect } from "effect"
+import { rendererConfig } from "../render/config.ts"
+import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
+import { UsageError } from "./usage-error.ts"
+
+export const renderUsage =
+  "usage: pressroom render <file.md | -> --template <id> [--locale <locale>] [--option key=value ...] -o <out.pdf> [--provenance <out.json>]"
+
+/** `--option pageNumbers=true` → { pageNumbers: true }; values other than true/false stay strings. */
+export const parseOptionFlags = (flags: ReadonlyArray<string>): Record<string, unknown> => {
+  const options: Record<string, unknown> = {}
+  for (const flag of flags) {
+    const equals = flag.indexOf("=")
+    if (equals <= 0) throw new UsageError(`--option takes key=value, got '${flag}'`)
+    const key = flag.slice(0, equals)
+    const value = flag.slice(equals + 1)
+    options[key] = value === "true" ? true : value === "false" ? false : value
+  }
+  return options
+}
+
+/** Writes next to the target and renames, so a failed run never leaves half a file behind. */
+const writeAtomically = (path: string, data: Uint8Array | string): void => {
+  const temporary = `${path}.${process.pid}.partial`
+  writeFileSync(temporary, data)
+  renameSync(temporary, path)
+}
+
+export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      template: { type: "string", short: "t" },
+      locale: { type: "string", short: "l" },
+      option: { type: "string", multiple: true },
+      output: { type: "string", short: "o" },
+      provenance: { type: "string" }
+    }
+  })
+  const [input, ...extra] = positionals
+  if (!input || extra.length > 0) throw new UsageError(renderUsage)
+  if (!values.template) throw new UsageError("--template is required")
+  if (!values.output) throw new UsageError("-o <out.pdf> is required")
+  const options = parseOptionFlags(values.option ?? [])
+  let markdown: string
+  try {
+    markdown = readFileSync(input === "-" ? 0 : input, "utf8")
+  } catch {
+    throw new UsageError(`cannot read ${input === "-" ? "standard input" : input}`)
+  }
+  const config = await Effect.runPromise(rendererConfig)
+  // A one-shot command needs a single warm compiler, not one per core.
+  const renderer = await Renderer.create({ ...config, workers: 1 })
+  try {
+    const result = await renderer.render({ markdown, templateId: values.template, locale: values.locale, options, channel: "cli" })
+    writeAtomically(values.output, result.pdf)
+    if (values.provenance) {
+      const record = { sha256: result.sha256, pageCount: result.pageCount, warnings: result.warnings, provenance: result.provenance }
+      writeAtomically(values.provenance, JSON.stringify(record, null, 2) + "\n")
+    }
+    for (const warning of result.warnings) {
+      process.stderr.write(`warning: ${warning.code}${warning.line ? ` (line ${warning.line})` : ""}: ${warning.message}\n`)
+    }
+  } catch (error) {
+    if (error instanceof InvalidRenderRequest) throw new UsageError(error.message)
+    if (error instanceof RenderingFailed) throw new Error(`rendering failed: ${error.message}`)
+    throw error
+  } finally {
+    await renderer.close()
+  }
+}

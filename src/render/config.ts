@@ -1,0 +1,15 @@
+/** Renderer settings from the environment (contract section 1). */
+import { Config } from "effect"
+import { availableParallelism } from "node:os"
+import type { RendererConfig } from "./renderer.ts"
+
+export const rendererConfig: Config.Config<RendererConfig> = Config.all({
+  workers: Config.integer("PRESSROOM_RENDER_WORKERS").pipe(
+    Config.withDefault(availableParallelism()),
+    Config.validate({ message: "PRESSROOM_RENDER_WORKERS must be at least 1", validation: (n) => n >= 1 })
+  ),
+  timeoutMs: Config.integer("PRESSROOM_RENDER_TIMEOUT_MS").pipe(
+    Config.withDefault(30_000),
+    Config.validate({ message: "PRESSROOM_RENDER_TIMEOUT_MS must be at least 100", validation: (n) => n >= 100 })
+  )
+})
