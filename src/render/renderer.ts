@@ -3,6 +3,7 @@
  * warnings and provenance. It owns the compiler pool; everything else here is pure.
  */
 import { Either, ParseResult, Schema } from "effect"
+import type { Root } from "mdast"
 import { createRequire } from "node:module"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { findTemplate, isTemplateAvailable, catalog, catalogSha256 } from "./catalog.ts"
@@ -13,7 +14,9 @@ import { type Coverage, describeCharacters, missingCharacters } from "./fonts/co
 import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { parseMarkdown } from "./markdown/parse.ts"
-import { toTypst } from "./markdown/to-typst.ts"
+import type { EmbeddedImage } from "./markdown/images.ts"
+import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
+import { typstString } from "./markdown/typst-literal.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
 import { templateHashes } from "./template-hashes.ts"
@@ -89,20 +92,13 @@ const capWarnings = (warnings: ReadonlyArray<RenderWarning>): ReadonlyArray<Rend
     ]
 
 export class Renderer {
-  readonly fontSetSha256: string
-  private readonly bundle: ReadonlyArray<BundleFile>
-  private readonly coverage: Coverage
-
   private constructor(
     private readonly engine: TypstEngine,
-    bundle: ReadonlyArray<BundleFile>,
-    coverage: Coverage,
-    fontSet: string
-  ) {
-    this.bundle = bundle
-    this.coverage = coverage
-    this.fontSetSha256 = fontSet
-  }
+    private readonly bundle: ReadonlyArray<BundleFile>,
+    /** The code points the font set covers (for `missing_glyphs`). */
+    readonly coverage: Coverage,
+    readonly fontSetSha256: string
+  ) {}
 
   /** Verifies the font set (throws naming a missing or altered file), starts and warms the pool. */
   static async create(config: RendererConfig): Promise<Renderer> {
@@ -112,6 +108,11 @@ export class Renderer {
     const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
     await pool.warm()
     return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
+  }
+
+  /** A renderer over another engine (the native compiler), with the coverage a pool computed. */
+  static withEngine(engine: TypstEngine, coverage: Coverage): Renderer {
+    return new Renderer(engine, readBundle(), coverage, fontSetSha256(readManifest()))
   }
 
   get engineVersion(): string {
@@ -127,12 +128,6 @@ export class Renderer {
     const template = findTemplate(templateId)!
     const effective = resolveOptions(options, template.defaults)
     const parsed = parseOrFail(request.markdown)
-    const body = toTypst(parsed.root)
-    const warnings = [...parsed.warnings, ...body.warnings]
-    const missing = missingCharacters(request.markdown, this.coverage)
-    if (missing.length > 0) {
-      warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
-    }
     const data = localeData[locale]
     const cfg = {
       templateId,
@@ -140,18 +135,11 @@ export class Renderer {
       options: effective,
       locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
     }
-    let output
-    try {
-      output = await this.engine.compile({
-        main: mainSource(templateId, body.markup),
-        inputs: { pressroom: JSON.stringify(cfg) },
-        shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
-      })
-    } catch (error) {
-      if (error instanceof CompileFailure) {
-        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
-      }
-      throw error
+    const { body, output } = await this.compileDocument(templateId, parsed.root, JSON.stringify(cfg))
+    const warnings = [...parsed.warnings, ...body.warnings]
+    const missing = missingCharacters(request.markdown, this.coverage)
+    if (missing.length > 0) {
+      warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
     }
     const sourceSha256 = sha256Hex(request.markdown)
     const rawOptions = (request.options ?? {}) as object
@@ -180,6 +168,46 @@ export class Renderer {
 
   close(): Promise<void> {
     return this.engine.close()
+  }
+
+  /**
+   * Compiles the body; when Typst rejects a document that embeds images, finds the images it cannot
+   * decode (their header looked right, their data is damaged), lets their alt text stand in, and
+   * compiles once more. Any other failure is the document's: `rendering_failed`.
+   */
+  private async compileDocument(templateId: string, root: Root, cfg: string) {
+    const compile = (body: TypstBody) =>
+      this.engine.compile({
+        main: mainSource(templateId, body.markup),
+        inputs: { pressroom: cfg },
+        shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
+      })
+    let body = toTypst(root)
+    try {
+      return { body, output: await compile(body) }
+    } catch (error) {
+      if (!(error instanceof CompileFailure)) throw error
+      const undecodable = error.reason === "rejected" ? await this.undecodableImages(body.images) : []
+      if (undecodable.length === 0) throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
+      body = toTypst(root, { undecodableImages: new Set(undecodable) })
+      try {
+        return { body, output: await compile(body) }
+      } catch (retryError) {
+        if (retryError instanceof CompileFailure) {
+          throw new RenderingFailed({ reason: retryError.reason, message: failureMessage(retryError) })
+        }
+        throw retryError
+      }
+    }
+  }
+
+  private async undecodableImages(images: ReadonlyArray<EmbeddedImage>): Promise<Array<string>> {
+    const verdicts = await Promise.all(images.map((image) =>
+      this.engine
+        .compile({ main: `#image(${typstString(image.path)})`, inputs: {}, shadows: [{ path: image.path, bytes: image.bytes }] })
+        .then(() => undefined, () => image.sha256)
+    ))
+    return verdicts.filter((sha256): sha256 is string => sha256 !== undefined)
   }
 
   private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions } {

@@ -14,7 +14,6 @@ export interface CompileTask {
 
 export interface CompileOutput {
   readonly pdf: Uint8Array
-  readonly warnings: ReadonlyArray<string>
 }
 
 export type CompileFailureReason = "rejected" | "timeout" | "crashed"

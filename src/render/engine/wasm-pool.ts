@@ -18,7 +18,7 @@ export interface WasmPoolOptions {
   readonly timeoutMs: number
   readonly fonts: ReadonlyArray<LoadedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this is replaced after its task (memory never shrinks). */
+  /** A worker whose WASM memory grew past this (default 512 MiB) is replaced after its task: WASM memory never shrinks. */
   readonly recycleAboveBytes?: number
 }
 
@@ -38,7 +38,6 @@ interface WorkerReply {
   readonly id: number
   readonly ok: boolean
   readonly pdf?: Uint8Array
-  readonly warnings?: ReadonlyArray<string>
   readonly errors?: ReadonlyArray<string>
   readonly trapped?: boolean
   readonly memoryBytes: number
@@ -156,9 +155,9 @@ export class WasmEnginePool implements TypstEngine {
     clearTimeout(current.timer)
     slot.current = undefined
     slot.worker.unref()
-    if (reply.ok && reply.pdf) current.pending.resolve({ pdf: reply.pdf, warnings: reply.warnings ?? [] })
+    if (reply.ok && reply.pdf) current.pending.resolve({ pdf: reply.pdf })
     else current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors ?? []))
-    const limit = this.options.recycleAboveBytes ?? 1536 * 1024 * 1024
+    const limit = this.options.recycleAboveBytes ?? 512 * 1024 * 1024
     if (reply.trapped || reply.memoryBytes > limit) this.replace(slot)
     else this.dispatch()
   }

@@ -70,8 +70,7 @@ port.on("message", (/** @type {{ id: number, main: string, inputs: Record<string
     const result = compiler.compile("/main.typ", Object.entries(task.inputs), "pdf", 1)
     /** @type {Uint8Array} */
     const pdf = result.result
-    const warnings = result.diagnostics ? messagesOf(JSON.stringify(result.diagnostics)) : []
-    port.postMessage({ id: task.id, ok: true, pdf, warnings, memoryBytes: wasm.memory.buffer.byteLength }, [/** @type {ArrayBuffer} */ (pdf.buffer)])
+    port.postMessage({ id: task.id, ok: true, pdf, memoryBytes: wasm.memory.buffer.byteLength }, [/** @type {ArrayBuffer} */ (pdf.buffer)])
   } catch (error) {
     // Typst reports a document it cannot typeset as a diagnostics string; anything else (a
     // RuntimeError from a trap, a failed memory.grow) leaves the instance unusable.
@@ -81,5 +80,8 @@ port.on("message", (/** @type {{ id: number, main: string, inputs: Record<string
     if (trapped) return
   }
   for (const shadow of task.shadows) compiler.unmap_shadow(shadow.path)
+  // Evicts Typst's memoised results that the last compiles did not use; without it every document
+  // ever rendered stays cached and the worker's memory only grows.
+  compiler.reset()
 })
 port.postMessage({ ready: true, coverage: data.reportCoverage ? coverage : undefined })

@@ -15,6 +15,11 @@ import { typstString, typstText } from "./typst-literal.ts"
 
 export const MAX_NESTING = 24
 
+export interface ConversionOptions {
+  /** SHA-256 of embedded images that Typst could not decode: they fall back to their alt text. */
+  readonly undecodableImages?: ReadonlySet<string>
+}
+
 export interface TypstBody {
   readonly markup: string
   readonly images: ReadonlyArray<EmbeddedImage>
@@ -44,7 +49,7 @@ class Converter {
   private readonly definition: (identifier: string) => Definition | undefined
   private nestingWarned = false
 
-  constructor(root: Root) {
+  constructor(root: Root, private readonly options: ConversionOptions) {
     this.definition = collectDefinitions(root)
     for (const node of root.children) {
       if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
@@ -193,6 +198,10 @@ class Converter {
   private image(url: string, alt: string, node: Nodes): string {
     const placeholder = `#pr.image-placeholder(cfg, ${typstString(alt)})`
     const decoded = decodeImage(url)
+    if (decoded._tag === "embedded" && this.options.undecodableImages?.has(decoded.image.sha256)) {
+      this.warn("image_invalid", `image not embedded: its ${decoded.image.kind.toUpperCase()} data is damaged`, node)
+      return placeholder
+    }
     switch (decoded._tag) {
       case "embedded":
         this.images.set(decoded.image.path, decoded.image)
@@ -222,4 +231,4 @@ class Converter {
   }
 }
 
-export const toTypst = (root: Root): TypstBody => new Converter(root).convert(root)
+export const toTypst = (root: Root, options: ConversionOptions = {}): TypstBody => new Converter(root, options).convert(root)

@@ -1,0 +1,54 @@
+/**
+ * The native typst.ts compiler (`@myriaddreamin/typst-ts-node-compiler`, an optional dependency of
+ * the same release as the WASM compiler) behind the same engine interface. It gives byte-identical
+ * PDFs; the benchmark uses it as the baseline and a test checks the identity. It compiles on the
+ * calling thread, so it is not a replacement for the pool in a server as it stands.
+ */
+import { createRequire } from "node:module"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { sha256Hex } from "../../shared/hash.ts"
+import type { LoadedFont } from "../fonts/manifest.ts"
+import { repositoryRoot } from "../fonts/manifest.ts"
+import { templatesRoot } from "./bundle.ts"
+import { CompileFailure, type CompileOutput, type CompileTask, type TypstEngine } from "./engine.ts"
+import { TYPST_VERSION } from "./wasm-pool.ts"
+
+const packageName = "@myriaddreamin/typst-ts-node-compiler"
+
+interface NodeCompiler {
+  pdf(args: { mainFileContent: string; inputs: Record<string, string> }): Buffer
+  mapShadow(path: string, content: Buffer): void
+  unmapShadow(path: string): void
+}
+
+export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Promise<TypstEngine> => {
+  const require = createRequire(join(repositoryRoot, "package.json"))
+  const { NodeCompiler } = (await import(packageName)) as {
+    NodeCompiler: { create(args: { workspace: string; fontArgs: ReadonlyArray<{ fontBlobs: ReadonlyArray<Buffer> }> }): NodeCompiler }
+  }
+  const version = (require(`${packageName}/package.json`) as { version: string }).version
+  const binary = require.resolve(`${packageName}-linux-x64-gnu`)
+  // The workspace is the template bundle, so "/lib/..." and "/templates/..." resolve as in the pool.
+  const compiler = NodeCompiler.create({
+    workspace: templatesRoot,
+    fontArgs: [{ fontBlobs: fonts.map((font) => Buffer.from(font.bytes)) }]
+  })
+  return {
+    engineVersion: `typst ${TYPST_VERSION} (typst.ts ${version}, native)`,
+    releaseChecksum: sha256Hex(readFileSync(binary)),
+    compile: async (task: CompileTask): Promise<CompileOutput> => {
+      const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))
+      task.shadows.forEach((shadow, i) => compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes)))
+      try {
+        const pdf = compiler.pdf({ mainFileContent: task.main, inputs: { ...task.inputs } })
+        return { pdf: new Uint8Array(pdf) }
+      } catch (error) {
+        throw new CompileFailure("rejected", [String(error).slice(0, 500)])
+      } finally {
+        for (const path of shadows) compiler.unmapShadow(path)
+      }
+    },
+    close: async () => {}
+  }
+}
