@@ -3,7 +3,6 @@
  * warnings and provenance. It owns the compiler pool; everything else here is pure.
  */
 import { Either, ParseResult, Schema } from "effect"
-import type { Root } from "mdast"
 import { createRequire } from "node:module"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { findTemplate, isTemplateAvailable, catalog, catalogSha256 } from "./catalog.ts"
@@ -13,10 +12,6 @@ import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
-import { parseMarkdown } from "./markdown/parse.ts"
-import type { EmbeddedImage } from "./markdown/images.ts"
-import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
-import { typstString } from "./markdown/typst-literal.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
 import { templateHashes } from "./template-hashes.ts"
@@ -63,18 +58,6 @@ export interface RendererConfig {
 }
 
 const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
-
-const mainSource = (templateId: string, markup: string): string =>
-  [
-    `#import "/lib/pressroom.typ" as pr`,
-    `#import "/templates/${templateId}.typ": template`,
-    `#let cfg = json(bytes(sys.inputs.pressroom))`,
-    // No creation date: the same input must give the same bytes.
-    `#set document(title: pr.meta(cfg, "title"), author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
-    `#show: template.with(cfg)`,
-    markup,
-    ""
-  ].join("\n")
 
 const pageCountOf = (pdf: Uint8Array): number => {
   // Typst records the page count in the document's XMP metadata, which is never compressed.
@@ -125,26 +108,28 @@ export class Renderer {
 
   async render(request: RenderRequest): Promise<RenderResult> {
     const { templateId, locale, options } = this.validate(request)
-    const template = findTemplate(templateId)!
-    const effective = resolveOptions(options, template.defaults)
-    const parsed = parseOrFail(request.markdown)
+    const effective = resolveOptions(options, findTemplate(templateId)!.defaults)
     const data = localeData[locale]
-    const cfg = {
-      templateId,
-      meta: parsed.frontMatter,
-      options: effective,
-      locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
+    let typeset
+    try {
+      typeset = await this.engine.typeset({
+        markdown: request.markdown,
+        templateId,
+        options: effective,
+        locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
+      })
+    } catch (error) {
+      if (error instanceof CompileFailure) throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
+      throw error
     }
-    const { body, output } = await this.compileDocument(templateId, parsed.root, JSON.stringify(cfg))
-    const warnings = [...parsed.warnings, ...body.warnings]
+    const warnings = [...typeset.warnings]
     const missing = missingCharacters(request.markdown, this.coverage)
     if (missing.length > 0) {
       warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
     }
-    const sourceSha256 = sha256Hex(request.markdown)
     const rawOptions = (request.options ?? {}) as object
     const provenance = makeProvenance({
-      assetSha256s: body.images.map((image) => image.sha256),
+      assetSha256s: typeset.assetSha256s,
       catalogSha256,
       fontSetSha256: this.fontSetSha256,
       renderOptionsSha256: jcsSha256(effective),
@@ -153,7 +138,7 @@ export class Renderer {
       optionsSha256: jcsSha256(rawOptions),
       requestSha256: request.requestSha256 ??
         jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions } }),
-      sourceSha256,
+      sourceSha256: sha256Hex(request.markdown),
       catalogVersion: catalog.catalogVersion,
       rendererVersion,
       engineVersion: this.engine.engineVersion,
@@ -163,51 +148,12 @@ export class Renderer {
       templateReleaseId: null,
       synthetic: false
     })
-    return { pdf: output.pdf, sha256: sha256Hex(output.pdf), pageCount: pageCountOf(output.pdf), warnings: capWarnings(warnings), provenance }
+    const pdf = typeset.pdf
+    return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
   close(): Promise<void> {
     return this.engine.close()
-  }
-
-  /**
-   * Compiles the body; when Typst rejects a document that embeds images, finds the images it cannot
-   * decode (their header looked right, their data is damaged), lets their alt text stand in, and
-   * compiles once more. Any other failure is the document's: `rendering_failed`.
-   */
-  private async compileDocument(templateId: string, root: Root, cfg: string) {
-    const compile = (body: TypstBody) =>
-      this.engine.compile({
-        main: mainSource(templateId, body.markup),
-        inputs: { pressroom: cfg },
-        shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
-      })
-    let body = toTypst(root)
-    try {
-      return { body, output: await compile(body) }
-    } catch (error) {
-      if (!(error instanceof CompileFailure)) throw error
-      const undecodable = error.reason === "rejected" ? await this.undecodableImages(body.images) : []
-      if (undecodable.length === 0) throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
-      body = toTypst(root, { undecodableImages: new Set(undecodable) })
-      try {
-        return { body, output: await compile(body) }
-      } catch (retryError) {
-        if (retryError instanceof CompileFailure) {
-          throw new RenderingFailed({ reason: retryError.reason, message: failureMessage(retryError) })
-        }
-        throw retryError
-      }
-    }
-  }
-
-  private async undecodableImages(images: ReadonlyArray<EmbeddedImage>): Promise<Array<string>> {
-    const verdicts = await Promise.all(images.map((image) =>
-      this.engine
-        .compile({ main: `#image(${typstString(image.path)})`, inputs: {}, shadows: [{ path: image.path, bytes: image.bytes }] })
-        .then(() => undefined, () => image.sha256)
-    ))
-    return verdicts.filter((sha256): sha256 is string => sha256 !== undefined)
   }
 
   private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions } {
@@ -243,17 +189,6 @@ export const countCharacters = (text: string): number => {
   let count = 0
   for (const _ of text) count++
   return count
-}
-
-const parseOrFail = (markdown: string) => {
-  try {
-    return parseMarkdown(markdown)
-  } catch (error) {
-    if (error instanceof RangeError) {
-      throw new RenderingFailed({ reason: "rejected", message: "the document is nested too deeply to be parsed" })
-    }
-    throw error
-  }
 }
 
 const failureMessage = (failure: CompileFailure): string => {

@@ -1,8 +1,9 @@
 /**
  * The native typst.ts compiler (`@myriaddreamin/typst-ts-node-compiler`, an optional dependency of
  * the same release as the WASM compiler) behind the same engine interface. It gives byte-identical
- * PDFs; the benchmark uses it as the baseline and a test checks the identity. It compiles on the
- * calling thread, so it is not a replacement for the pool in a server as it stands.
+ * PDFs; the benchmark uses it as the baseline and a test checks the identity. It typesets on the
+ * calling thread, without a deadline, so it is not a replacement for the pool in a server as it
+ * stands.
  */
 import { createRequire } from "node:module"
 import { readFileSync } from "node:fs"
@@ -11,7 +12,8 @@ import { sha256Hex } from "../../shared/hash.ts"
 import type { LoadedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
-import { CompileFailure, type CompileOutput, type CompileTask, type TypstEngine } from "./engine.ts"
+import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
+import { CompileFailure, type CompileTask, type TypstEngine } from "./engine.ts"
 import { TYPST_VERSION } from "./wasm-pool.ts"
 
 const packageName = "@myriaddreamin/typst-ts-node-compiler"
@@ -34,21 +36,21 @@ export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Prom
     workspace: templatesRoot,
     fontArgs: [{ fontBlobs: fonts.map((font) => Buffer.from(font.bytes)) }]
   })
+  const compile = (task: CompileTask): Uint8Array => {
+    const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))
+    task.shadows.forEach((shadow, i) => compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes)))
+    try {
+      return new Uint8Array(compiler.pdf({ mainFileContent: task.main, inputs: { ...task.inputs } }))
+    } catch (error) {
+      throw new CompileFailure("rejected", [String(error).slice(0, 500)])
+    } finally {
+      for (const path of shadows) compiler.unmapShadow(path)
+    }
+  }
   return {
     engineVersion: `typst ${TYPST_VERSION} (typst.ts ${version}, native)`,
     releaseChecksum: sha256Hex(readFileSync(binary)),
-    compile: async (task: CompileTask): Promise<CompileOutput> => {
-      const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))
-      task.shadows.forEach((shadow, i) => compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes)))
-      try {
-        const pdf = compiler.pdf({ mainFileContent: task.main, inputs: { ...task.inputs } })
-        return { pdf: new Uint8Array(pdf) }
-      } catch (error) {
-        throw new CompileFailure("rejected", [String(error).slice(0, 500)])
-      } finally {
-        for (const path of shadows) compiler.unmapShadow(path)
-      }
-    },
+    typeset: async (job: TypesetJob): Promise<TypesetResult> => typesetDocument(job, compile),
     close: async () => {}
   }
 }

@@ -1,7 +1,7 @@
 /**
- * A pool of typst.ts WASM compilers in worker threads. A Typst compile is synchronous and cannot be
- * interrupted from inside, so a render that passes its deadline, traps, or exhausts memory is ended
- * by terminating its worker; a fresh worker takes its place and the pool keeps serving.
+ * A pool of typst.ts WASM compilers in worker threads. A render is synchronous inside its worker
+ * and cannot be interrupted from inside, so one that passes its deadline, traps, or exhausts memory
+ * is ended by terminating its worker; a fresh worker takes its place and the pool keeps serving.
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -10,8 +10,11 @@ import { sha256Hex } from "../../shared/hash.ts"
 import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
 import type { LoadedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
+import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
-import { CompileFailure, type CompileOutput, type CompileTask, type TypstEngine } from "./engine.ts"
+import { CompileFailure, type TypstEngine } from "./engine.ts"
+import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
+import { renderWorkerUrl } from "./worker-bundle.ts"
 
 export interface WasmPoolOptions {
   readonly size: number
@@ -24,38 +27,39 @@ export interface WasmPoolOptions {
 
 const require = createRequire(`${repositoryRoot}/package.json`)
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
-export const wasmPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
+const wasmPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
 const compilerVersion = (require(`${compilerPackage}/package.json`) as { version: string }).version
 export const TYPST_VERSION = "0.14.2"
 
 interface Pending {
-  readonly task: CompileTask
-  readonly resolve: (output: CompileOutput) => void
+  readonly job: TypesetJob
+  readonly resolve: (result: TypesetResult) => void
   readonly reject: (error: unknown) => void
 }
 
-interface WorkerReply {
-  readonly id: number
-  readonly ok: boolean
-  readonly pdf?: Uint8Array
-  readonly errors?: ReadonlyArray<string>
-  readonly trapped?: boolean
-  readonly memoryBytes: number
-}
+type CoverageRuns = ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>
+type JobReply = Exclude<RenderWorkerReply, { ready: true }>
 
 class Slot {
   readonly worker: Worker
   readonly ready: Promise<void>
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
 
-  constructor(workerData: unknown, onReply: (slot: Slot, reply: WorkerReply) => void, onLost: (slot: Slot, why: string) => void, onCoverage: (runs: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>) => void) {
-    this.worker = new Worker(new URL("./wasm-worker.js", import.meta.url), { workerData })
+  constructor(
+    workerData: RenderWorkerData,
+    handlers: {
+      readonly reply: (slot: Slot, reply: JobReply) => void
+      readonly lost: (slot: Slot, why: string) => void
+      readonly coverage: (runs: CoverageRuns) => void
+    }
+  ) {
+    this.worker = new Worker(renderWorkerUrl(), { workerData })
     this.ready = new Promise((resolve, reject) => {
-      const onReady = (message: { ready?: boolean; coverage?: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> }) => {
-        if (!message.ready) return
-        if (message.coverage) onCoverage(message.coverage)
+      const onReady = (message: RenderWorkerReply) => {
+        if (!("ready" in message)) return
+        if (message.coverage) handlers.coverage(message.coverage)
         this.worker.off("message", onReady)
-        this.worker.on("message", (reply: WorkerReply) => onReply(this, reply))
+        this.worker.on("message", (reply: JobReply) => handlers.reply(this, reply))
         // Adding a message listener refs the worker again; an idle worker must not keep the
         // process alive (a CLI or a test exits without close()).
         this.worker.unref()
@@ -64,26 +68,29 @@ class Slot {
       this.worker.on("message", onReady)
       this.worker.once("error", reject)
     })
-    // A trap or out-of-memory inside WASM surfaces here; a deliberate terminate() does not.
-    this.worker.on("error", (error) => onLost(this, `worker error: ${error.message}`))
-    this.worker.on("exit", (code) => onLost(this, `worker exited with code ${code}`))
+    // A crash inside the worker surfaces here; a deliberate terminate() does not (listeners are
+    // removed first).
+    this.worker.on("error", (error) => handlers.lost(this, `worker error: ${error.message}`))
+    this.worker.on("exit", (code) => handlers.lost(this, `worker exited with code ${code}`))
   }
 }
 
 export class WasmEnginePool implements TypstEngine {
   readonly engineVersion = `typst ${TYPST_VERSION} (typst.ts ${compilerVersion}, wasm)`
-  readonly releaseChecksum = sha256Hex(readFileSync(wasmPath))
+  readonly releaseChecksum: string
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []
-  private readonly workerData: { readonly module: WebAssembly.Module; readonly fonts: ReadonlyArray<SharedArrayBuffer>; readonly bundle: ReadonlyArray<BundleFile> }
-  private coverageRuns: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> | undefined
+  private readonly workerData: Omit<RenderWorkerData, "reportCoverage">
+  private coverageRuns: CoverageRuns | undefined
   private nextId = 1
   private closed = false
 
   constructor(private readonly options: WasmPoolOptions) {
+    const binary = readFileSync(wasmPath)
+    this.releaseChecksum = sha256Hex(binary)
     // One compiled module and one copy of each font, shared by every worker.
     this.workerData = {
-      module: new WebAssembly.Module(readFileSync(wasmPath)),
+      module: new WebAssembly.Module(binary),
       fonts: options.fonts.map((font) => font.bytes.buffer),
       bundle: options.bundle
     }
@@ -101,10 +108,10 @@ export class WasmEnginePool implements TypstEngine {
     return coverageFromRuns(this.coverageRuns.flat())
   }
 
-  compile(task: CompileTask): Promise<CompileOutput> {
+  typeset(job: TypesetJob): Promise<TypesetResult> {
     if (this.closed) return Promise.reject(new CompileFailure("crashed", ["engine closed"]))
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, resolve, reject })
+      this.queue.push({ job, resolve, reject })
       this.dispatch()
     })
   }
@@ -115,22 +122,22 @@ export class WasmEnginePool implements TypstEngine {
     await Promise.all([...this.slots].map((slot) => this.retire(slot)))
   }
 
-  private spawn(): Slot {
-    const workerData = { ...this.workerData, reportCoverage: this.coverageRuns === undefined }
-    const slot = new Slot(workerData, (s, reply) => this.onReply(s, reply), (s, why) => this.onLost(s, why), (runs) => {
-      this.coverageRuns ??= runs
+  private spawn(): void {
+    const slot = new Slot({ ...this.workerData, reportCoverage: this.coverageRuns === undefined }, {
+      reply: (s, reply) => this.onReply(s, reply),
+      lost: (s, why) => this.onLost(s, why),
+      coverage: (runs) => {
+        this.coverageRuns ??= runs
+      }
     })
     this.slots.add(slot)
     slot.ready.then(() => this.dispatch(), (error) => this.onLost(slot, String(error)))
-    return slot
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return
-      if (slot.current) continue
-      // Only dispatch to workers that finished loading; ready is settled synchronously for those.
-      void slot.ready.then(() => this.assign(slot))
+      if (!slot.current) void slot.ready.then(() => this.assign(slot))
     }
   }
 
@@ -145,20 +152,22 @@ export class WasmEnginePool implements TypstEngine {
     slot.current = { id, pending, timer }
     // Busy workers keep the process alive; idle ones let a CLI or a test exit without close().
     slot.worker.ref()
-    const { main, inputs, shadows } = pending.task
-    slot.worker.postMessage({ id, main, inputs, shadows })
+    slot.worker.postMessage({ id, job: pending.job })
   }
 
-  private onReply(slot: Slot, reply: WorkerReply): void {
+  private onReply(slot: Slot, reply: JobReply): void {
     const current = slot.current
     if (!current || current.id !== reply.id) return
     clearTimeout(current.timer)
     slot.current = undefined
     slot.worker.unref()
-    if (reply.ok && reply.pdf) current.pending.resolve({ pdf: reply.pdf })
-    else current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors ?? []))
+    if (reply.ok) {
+      current.pending.resolve({ pdf: reply.pdf, warnings: reply.warnings, assetSha256s: reply.assetSha256s })
+    } else {
+      current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
+    }
     const limit = this.options.recycleAboveBytes ?? 512 * 1024 * 1024
-    if (reply.trapped || reply.memoryBytes > limit) this.replace(slot)
+    if ((!reply.ok && reply.trapped) || reply.memoryBytes > limit) this.replace(slot)
     else this.dispatch()
   }
 
@@ -181,6 +190,7 @@ export class WasmEnginePool implements TypstEngine {
   private replace(slot: Slot): void {
     void this.retire(slot)
     if (!this.closed) this.spawn()
+    this.dispatch()
   }
 
   private async retire(slot: Slot): Promise<void> {

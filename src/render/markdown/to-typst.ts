@@ -40,6 +40,10 @@ const softBreaks = (text: string): string =>
 
 const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center", right: "right" }
 
+const PARAGRAPH_BREAK = Symbol("paragraph break")
+const SPACE: Nodes = { type: "text", value: " " }
+const BLOCK_TYPES: ReadonlySet<string> = new Set(["paragraph", "heading", "blockquote", "list", "listItem", "table", "tableRow", "footnoteDefinition"])
+
 class Converter {
   private readonly warnings: Array<RenderWarning> = []
   private readonly images = new Map<string, EmbeddedImage>()
@@ -75,6 +79,48 @@ class Converter {
     return false
   }
 
+  /**
+   * Past the nesting limit: the subtree's content without its structure, walked with an explicit
+   * stack (recursing once per level would overflow the call stack long before 10,000 levels).
+   * Block-level nodes still end in a paragraph break; inline content runs on.
+   */
+  private flat(nodes: ReadonlyArray<Nodes>): string {
+    const out: Array<string> = []
+    const stack: Array<Nodes | typeof PARAGRAPH_BREAK> = [...nodes].reverse()
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      if (node === PARAGRAPH_BREAK) {
+        if (out.length > 0 && out[out.length - 1] !== "\n\n") out.push("\n\n")
+        continue
+      }
+      switch (node.type) {
+        case "text":
+        case "inlineCode":
+        case "break":
+        case "link":
+        case "linkReference":
+        case "image":
+        case "imageReference":
+        case "footnoteReference":
+        case "html":
+          if ((node.type === "link" || node.type === "linkReference") && node.children.length > 0) break
+          out.push(this.inline(node, MAX_NESTING))
+          continue
+        case "code":
+          out.push(this.block(node, MAX_NESTING), "\n\n")
+          continue
+        case "tableCell":
+          stack.push(SPACE)
+          break
+      }
+      if ("children" in node) {
+        if (BLOCK_TYPES.has(node.type)) stack.push(PARAGRAPH_BREAK)
+        for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!)
+      }
+    }
+    return out.join("").replace(/\n\n$/, "")
+  }
+
   private blocks(nodes: ReadonlyArray<RootContent>, depth: number): string {
     const out: Array<string> = []
     for (const node of nodes) {
@@ -95,7 +141,7 @@ class Converter {
       case "blockquote":
         return this.mayNest(depth, node)
           ? `#quote(block: true)[${this.blocks(node.children, depth + 1)}]`
-          : this.blocks(node.children, depth)
+          : this.flat(node.children)
       case "list":
         return this.list(node, depth)
       case "code":
@@ -117,9 +163,7 @@ class Converter {
   }
 
   private list(node: Extract<RootContent, { type: "list" }>, depth: number): string {
-    if (!this.mayNest(depth, node)) {
-      return node.children.map((item) => this.blocks(item.children, depth)).filter((b) => b !== "").join("\n\n")
-    }
+    if (!this.mayNest(depth, node)) return this.flat(node.children)
     const tight = node.spread !== true && node.children.every((item) => item.spread !== true)
     const items = node.children.map((item) => {
       const box = item.checked === true || item.checked === false ? `#pr.checkbox(${item.checked})` : ""
@@ -149,7 +193,7 @@ class Converter {
   }
 
   private span(fn: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
-    if (!this.mayNest(depth, node)) return this.inlines(node.children, depth)
+    if (!this.mayNest(depth, node)) return this.flat(node.children)
     return `#${fn}[${this.inlines(node.children, depth + 1)}]`
   }
 
@@ -190,7 +234,7 @@ class Converter {
   }
 
   private link(url: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
-    const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.inlines(node.children, depth)
+    const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.flat(node.children)
     if (!LINK_SCHEMES.test(url.trim())) return content
     return `#link(${typstString(url.trim())})[${content === "" ? typstText(url.trim()) : content}]`
   }

@@ -1,0 +1,114 @@
+/**
+ * One Typst compiler (typst.ts WASM) in a worker thread, typesetting whole documents: parsing and
+ * conversion run here too, under the same deadline as the compile. The pool starts this file from
+ * an esbuild bundle (worker-bundle.ts), so no TypeScript loader is needed in workers.
+ *
+ * The compiler gets the dummy access model: it can read nothing but the sources and shadow files
+ * we hand it (the template bundle, the generated main file, decoded images), and it has no package
+ * registry, so `@preview` imports and file reads outside the bundle fail inside Typst.
+ */
+import * as typst from "@myriaddreamin/typst-ts-web-compiler"
+import { parentPort, workerData } from "node:worker_threads"
+import { typesetDocument, type TypesetJob } from "../typeset.ts"
+import type { BundleFile } from "./bundle.ts"
+import { CompileFailure, type CompileTask } from "./engine.ts"
+
+export interface RenderWorkerData {
+  readonly module: WebAssembly.Module
+  readonly fonts: ReadonlyArray<SharedArrayBuffer>
+  readonly bundle: ReadonlyArray<BundleFile>
+  readonly reportCoverage: boolean
+}
+
+export type RenderWorkerReply =
+  | { readonly ready: true; readonly coverage?: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> }
+  | {
+    readonly id: number
+    readonly ok: true
+    readonly pdf: Uint8Array
+    readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
+    readonly assetSha256s: ReadonlyArray<string>
+    readonly memoryBytes: number
+  }
+  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly memoryBytes: number }
+
+const data = workerData as RenderWorkerData
+const port = parentPort!
+
+// The module is compiled once by the pool and shared: no worker compiles the 28 MB binary again.
+const wasm = typst.initSync({ module: data.module })
+
+// Fonts load lazily: Typst asks for a file's bytes the first time a document uses it, so a Latin
+// document never copies the CJK faces into this worker's memory.
+const resolver = new typst.TypstFontResolverBuilder()
+const builder = new typst.TypstCompilerBuilder()
+builder.set_dummy_access_model()
+const coverage: Array<ReadonlyArray<ReadonlyArray<number>>> = []
+for (const shared of data.fonts) {
+  const bytes = new Uint8Array(shared)
+  const info = resolver.get_font_info(bytes) as { info: ReadonlyArray<{ coverage: ReadonlyArray<number> }> }
+  if (data.reportCoverage) coverage.push(info.info.map((face) => face.coverage))
+  await builder.add_lazy_font(info, () => bytes)
+}
+const compiler = await builder.build()
+for (const file of data.bundle) compiler.add_source(file.path, file.text)
+
+/** Typst reports a document it cannot typeset as a string of diagnostics: keep their messages. */
+const messagesOf = (diagnostics: unknown): Array<string> =>
+  [...String(diagnostics).matchAll(/message: "((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1"))
+
+/** A trap (RuntimeError, failed memory.grow) leaves the instance unusable: the pool replaces us. */
+class Trapped extends Error {}
+
+const compile = (task: CompileTask): Uint8Array => {
+  for (const shadow of task.shadows) compiler.map_shadow(shadow.path, shadow.bytes)
+  compiler.add_source("/main.typ", task.main)
+  let pdf: Uint8Array
+  try {
+    pdf = (compiler.compile("/main.typ", Object.entries(task.inputs), "pdf", 1) as { result: Uint8Array }).result
+  } catch (error) {
+    // After a trap nothing more may be asked of the instance.
+    if (error instanceof Error) throw new Trapped(`${error.name}: ${error.message}`)
+    cleanUp(task)
+    throw new CompileFailure("rejected", messagesOf(error))
+  }
+  cleanUp(task)
+  return pdf
+}
+
+const cleanUp = (task: CompileTask): void => {
+  for (const shadow of task.shadows) compiler.unmap_shadow(shadow.path)
+  // Evicts memoised results the recent compiles did not use; without it every document ever
+  // rendered stays cached and the worker's memory only grows.
+  compiler.reset()
+}
+
+// The first use of a face, of syntax highlighting or of table layout costs hundreds of
+// milliseconds; pay it here, before the worker reports ready, instead of in a user's render.
+const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB Garamond") [
+  #set text(font: family)
+  = Heading #emph[italic] #strong[bold]
+  Body text with a footnote#footnote[note] and #link("https://example.com")[a link].
+  #list[one][two] #enum[one][two]
+  #table(columns: 2, table.header([a], [b]), [1], [2])
+  #quote(block: true)[quote]
+]
+#raw(block: true, lang: "js", "const warm = (up) => up * 2 // code")
+#raw("inline")`
+compile({ main: WARM_UP, inputs: {}, shadows: [] })
+
+const memoryBytes = () => wasm.memory.buffer.byteLength
+
+port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) => {
+  let reply: RenderWorkerReply
+  try {
+    const result = typesetDocument(message.job, compile)
+    reply = { id: message.id, ok: true, ...result, memoryBytes: memoryBytes() }
+  } catch (error) {
+    const trapped = error instanceof Trapped || !(error instanceof CompileFailure)
+    const errors = error instanceof CompileFailure ? [...error.details] : [String(error)]
+    reply = { id: message.id, ok: false, trapped, errors, memoryBytes: memoryBytes() }
+  }
+  port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
+})
+port.postMessage({ ready: true, coverage: data.reportCoverage ? coverage : undefined } satisfies RenderWorkerReply)

@@ -1,0 +1,102 @@
+/**
+ * Typesetting one document: Markdown → mdast → Typst → PDF, given a synchronous compile function.
+ * It runs inside a compiler worker (so the render deadline covers parsing too, and a pathological
+ * document stalls only that worker) and in-process for the native engine.
+ */
+import { CompileFailure, type CompileTask } from "./engine/engine.ts"
+import type { EmbeddedImage } from "./markdown/images.ts"
+import { parseMarkdown } from "./markdown/parse.ts"
+import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
+import { typstString } from "./markdown/typst-literal.ts"
+import type { EffectiveOptions } from "./options.ts"
+import type { RenderWarning } from "./warnings.ts"
+
+export interface TypesetJob {
+  readonly markdown: string
+  readonly templateId: string
+  readonly options: EffectiveOptions
+  readonly locale: { readonly code: string; readonly lang: string; readonly region: string | null; readonly dir: string }
+}
+
+export interface TypesetResult {
+  readonly pdf: Uint8Array
+  readonly warnings: ReadonlyArray<RenderWarning>
+  readonly assetSha256s: ReadonlyArray<string>
+}
+
+/** Compiles a task to PDF bytes, or throws a CompileFailure. */
+export type Compile = (task: CompileTask) => Uint8Array
+
+export const mainSource = (templateId: string, markup: string): string =>
+  [
+    `#import "/lib/pressroom.typ" as pr`,
+    `#import "/templates/${templateId}.typ": template`,
+    `#let cfg = json(bytes(sys.inputs.pressroom))`,
+    // No creation date: the same input must give the same bytes.
+    `#set document(title: pr.meta(cfg, "title"), author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
+    `#show: template.with(cfg)`,
+    markup,
+    ""
+  ].join("\n")
+
+const tooDeep = (error: unknown): never => {
+  // The parser and the converter recurse per level of nesting; past what the stack holds the
+  // document is refused like any other that cannot be typeset.
+  if (error instanceof RangeError) throw new CompileFailure("rejected", ["the document is nested too deeply"])
+  throw error
+}
+
+export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResult => {
+  let parsed
+  try {
+    parsed = parseMarkdown(job.markdown)
+  } catch (error) {
+    return tooDeep(error)
+  }
+  const inputs = {
+    pressroom: JSON.stringify({ templateId: job.templateId, meta: parsed.frontMatter, options: job.options, locale: job.locale })
+  }
+  const convert = (undecodableImages?: ReadonlySet<string>): TypstBody => {
+    try {
+      return toTypst(parsed.root, { undecodableImages })
+    } catch (error) {
+      return tooDeep(error)
+    }
+  }
+  const compileBody = (body: TypstBody): Uint8Array =>
+    compile({
+      main: mainSource(job.templateId, body.markup),
+      inputs,
+      shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
+    })
+  const finish = (body: TypstBody, pdf: Uint8Array): TypesetResult => ({
+    pdf,
+    warnings: [...parsed.warnings, ...body.warnings],
+    assetSha256s: body.images.map((image) => image.sha256)
+  })
+
+  const body = convert()
+  try {
+    return finish(body, compileBody(body))
+  } catch (error) {
+    // An image whose header looked right but whose data is damaged makes Typst reject the whole
+    // document: find such images, let their alt text stand in, and compile once more.
+    if (!(error instanceof CompileFailure) || error.reason !== "rejected") throw error
+    const undecodable = undecodableImages(body.images, compile)
+    if (undecodable.size === 0) throw error
+    const retry = convert(undecodable)
+    return finish(retry, compileBody(retry))
+  }
+}
+
+const undecodableImages = (images: ReadonlyArray<EmbeddedImage>, compile: Compile): ReadonlySet<string> => {
+  const rejected = new Set<string>()
+  for (const image of images) {
+    try {
+      compile({ main: `#image(${typstString(image.path)})`, inputs: {}, shadows: [{ path: image.path, bytes: image.bytes }] })
+    } catch {
+      rejected.add(image.sha256)
+    }
+  }
+  return rejected
+}

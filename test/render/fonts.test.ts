@@ -1,0 +1,71 @@
+/**
+ * The pinned font set: every file of fonts/manifest.json is there with its hash; a changed or
+ * missing file stops the renderer with an error naming it; fontSetSha256 follows the hashes.
+ */
+import t from "tap"
+import { readFileSync } from "node:fs"
+import { FontSetError, fontFilePath, fontSetSha256, loadFonts, readManifest, type FontManifest } from "../../src/render/fonts/manifest.ts"
+import { sha256 } from "../helpers/render.ts"
+
+const manifest = readManifest()
+
+t.test("every manifest entry exists and matches its sha256", async (t) => {
+  t.ok(manifest.fonts.length >= 10, `${manifest.fonts.length} fonts listed`)
+  for (const entry of manifest.fonts) {
+    const where = `${entry.package}/${entry.file}`
+    let bytes: Buffer
+    try {
+      bytes = readFileSync(fontFilePath(entry))
+    } catch {
+      t.fail(`${where} exists`)
+      continue
+    }
+    t.equal(sha256(bytes), entry.sha256, `${where} sha256`)
+    t.match(entry.sha256, /^[a-f0-9]{64}$/)
+  }
+  const families = new Set(manifest.fonts.map((f) => f.family))
+  for (const family of ["Inter", "JetBrains Mono", "Noto Sans JP", "Noto Sans SC", "Noto Sans KR", "Noto Sans Arabic", "Noto Sans Devanagari", "Noto Sans Symbols 2"]) {
+    t.ok(families.has(family), `${family} is in the set`)
+  }
+  t.equal(loadFonts(manifest).length, manifest.fonts.length, "loadFonts accepts the real manifest")
+})
+
+const withEntry = (index: number, change: Partial<FontManifest["fonts"][number]>): FontManifest => ({
+  fonts: manifest.fonts.map((entry, i) => (i === index ? { ...entry, ...change } : entry))
+})
+
+t.test("a wrong sha256 throws a FontSetError naming the file", async (t) => {
+  const index = 3
+  const entry = manifest.fonts[index]!
+  const bad = withEntry(index, { sha256: "0".repeat(64) })
+  try {
+    loadFonts(bad)
+    t.fail("loadFonts should throw")
+  } catch (error) {
+    t.type(error, FontSetError)
+    t.ok((error as Error).message.includes(entry.file), "message names the file", { message: (error as Error).message })
+    t.ok((error as Error).message.includes(entry.package), "message names the package")
+  }
+})
+
+t.test("a missing file throws a FontSetError naming the file", async (t) => {
+  const index = manifest.fonts.length - 1
+  const missing = withEntry(index, { file: "400Regular/NoSuchFont_400Regular.ttf" })
+  try {
+    loadFonts(missing)
+    t.fail("loadFonts should throw")
+  } catch (error) {
+    t.type(error, FontSetError)
+    t.match((error as Error).message, /missing/)
+    t.ok((error as Error).message.includes("NoSuchFont_400Regular.ttf"), "message names the file", { message: (error as Error).message })
+  }
+})
+
+t.test("fontSetSha256 follows the hashes, not their order", async (t) => {
+  const base = fontSetSha256(manifest)
+  t.match(base, /^[a-f0-9]{64}$/)
+  t.equal(fontSetSha256(manifest), base, "stable")
+  t.equal(fontSetSha256({ fonts: [...manifest.fonts].reverse() }), base, "independent of entry order")
+  t.not(fontSetSha256(withEntry(0, { sha256: "f".repeat(64) })), base, "changes when one hash changes")
+  t.not(fontSetSha256({ fonts: manifest.fonts.slice(1) }), base, "changes when a font is removed")
+})

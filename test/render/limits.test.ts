@@ -1,0 +1,74 @@
+/**
+ * Limits: a render past its time limit fails with reason "timeout" and the pool keeps serving;
+ * absurdly deep nesting renders flattened (with `nesting_flattened`) or fails cleanly, never
+ * taking the process down.
+ */
+import t from "tap"
+import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
+import { isValidPdf, pdfText } from "../helpers/pdf.ts"
+
+const renderer = await Renderer.create({ workers: 2, timeoutMs: 1500 })
+t.teardown(() => renderer.close())
+
+/** A document that takes several seconds to typeset: many large tables (about 150,000 characters). */
+const slowDocument = (): string => {
+  const table = ["| a | b | c | d | e | f |", "|---|:-:|--:|---|---|---|"]
+  for (let r = 0; r < 60; r++) table.push(`| cell ${r} | **bold ${r}** | *it* | \`code\` | [l](https://e.com/${r}) | ~~s~~ |`)
+  const block = table.join("\n") + "\n\n"
+  return block.repeat(Math.floor(150_000 / block.length))
+}
+
+const expectStillServing = async (t: typeof import("tap").default) => {
+  const next = await renderer.render({ markdown: "after the failure\n", templateId: "clean" })
+  t.ok(isValidPdf(next.pdf), "the next render succeeds")
+  t.match(pdfText(next.pdf), /after the failure/)
+}
+
+t.test("a render past timeoutMs fails with reason timeout; the next render succeeds", async (t) => {
+  const markdown = slowDocument()
+  t.ok(markdown.length > 100_000 && markdown.length <= 200_000, `${markdown.length} characters`)
+  const started = Date.now()
+  try {
+    await renderer.render({ markdown, templateId: "clean" })
+    t.fail("the slow document should time out at 1500 ms", { ms: Date.now() - started })
+  } catch (error) {
+    t.type(error, RenderingFailed)
+    t.equal((error as RenderingFailed).reason, "timeout")
+    // Parsing and conversion run on the main thread before the compile clock starts, so the
+    // elapsed time is only reported, not bounded here.
+    t.comment(`timed out after ${Date.now() - started} ms in all`)
+  }
+  await expectStillServing(t)
+  // Both workers can time out at once and both are replaced.
+  const both = await Promise.allSettled([renderer.render({ markdown, templateId: "clean" }), renderer.render({ markdown, templateId: "clean" })])
+  t.same(both.map((r) => r.status === "rejected" && (r.reason as RenderingFailed).reason), ["timeout", "timeout"])
+  const after = await Promise.all([1, 2, 3].map((i) => renderer.render({ markdown: `ok ${i}\n`, templateId: "clean" })))
+  t.ok(after.every((r) => isValidPdf(r.pdf)), "the pool serves again with fresh workers")
+})
+
+const DEEP: ReadonlyArray<[string, string]> = [
+  ["10,000 nested block quotes", ">".repeat(10_000) + " deepest text\n"],
+  ["5,000 nested lists", "- ".repeat(5_000) + "deepest text\n"],
+  ["10,000 nested emphasis", "*".repeat(10_000) + "deepest text" + "*".repeat(10_000) + "\n"],
+  ["indented list nesting", Array.from({ length: 300 }, (_, i) => "  ".repeat(i) + "- level " + i).join("\n") + "\n"]
+]
+
+for (const [name, markdown] of DEEP) {
+  t.test(`${name}: renders flattened or fails cleanly; the next render succeeds`, async (t) => {
+    try {
+      const result = await renderer.render({ markdown, templateId: "clean" })
+      t.ok(isValidPdf(result.pdf), "a PDF")
+      const codes = result.warnings.map((w) => w.code)
+      if (!name.startsWith("indented")) t.ok(pdfText(result.pdf).includes("deepest text"), "the innermost text is kept", { text: pdfText(result.pdf).slice(0, 200) })
+      if (!name.includes("emphasis") && !name.includes("links")) {
+        t.ok(codes.includes("nesting_flattened"), "nesting_flattened warning", { codes })
+      } else {
+        t.pass(`warnings: ${codes.join(", ") || "none"}`)
+      }
+    } catch (error) {
+      t.type(error, RenderingFailed, "a failure is a RenderingFailed", { error: String(error) })
+      t.comment(`${name}: RenderingFailed ${(error as RenderingFailed).reason}`)
+    }
+    await expectStillServing(t)
+  })
+}
