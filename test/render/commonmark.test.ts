@@ -20,7 +20,7 @@ import { isValidPdf, pageTexts, squash } from "../helpers/pdf.ts"
 import { mapLimit } from "../helpers/render.ts"
 
 interface Example { markdown: string; html: string; number: number; section: string }
-const examples = (spec as unknown as { tests: Array<Example> }).tests
+const examples: ReadonlyArray<Example> = spec.tests
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", ouml: "ö" }
 const decode = (text: string): string =>

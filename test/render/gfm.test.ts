@@ -7,6 +7,7 @@ import * as mupdf from "mupdf"
 import { Renderer } from "../../src/render/renderer.ts"
 import { drawCounts, fontsOf, imageCounts, linkUris, metadata, normalize, outline, pageTexts, pdfChars, pdfText, vectorCount } from "../helpers/pdf.ts"
 import { GIF_1x1, PNG_1x1, SVG_SQUARE } from "../helpers/render.ts"
+import type { TestContext } from "../helpers/tap.ts"
 
 const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
@@ -14,7 +15,7 @@ t.teardown(() => renderer.close())
 const render = (markdown: string) => renderer.render({ markdown, templateId: "clean" })
 
 /** Asserts the strings occur in `text` in this order. */
-const inOrder = (t: Tap.Test, text: string, parts: ReadonlyArray<string>, message: string) => {
+const inOrder = (t: TestContext, text: string, parts: ReadonlyArray<string>, message: string) => {
   let from = 0
   const positions: Array<number> = []
   for (const part of parts) {
@@ -24,8 +25,6 @@ const inOrder = (t: Tap.Test, text: string, parts: ReadonlyArray<string>, messag
   }
   t.ok(positions.every((p) => p >= 0), message, { parts, positions, text })
 }
-type Tap = { Test: typeof t }
-declare namespace Tap { type Test = typeof t }
 
 t.test("table with alignment: cells present, in row order, aligned", async (t) => {
   const md = [

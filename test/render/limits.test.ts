@@ -4,6 +4,7 @@
  * taking the process down.
  */
 import t from "tap"
+import type { TestContext } from "../helpers/tap.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { isValidPdf, pdfText } from "../helpers/pdf.ts"
 
@@ -18,7 +19,7 @@ const slowDocument = (): string => {
   return block.repeat(Math.floor(150_000 / block.length))
 }
 
-const expectStillServing = async (t: typeof import("tap").default) => {
+const expectStillServing = async (t: TestContext) => {
   const next = await renderer.render({ markdown: "after the failure\n", templateId: "clean" })
   t.ok(isValidPdf(next.pdf), "the next render succeeds")
   t.match(pdfText(next.pdf), /after the failure/)

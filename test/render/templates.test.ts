@@ -3,6 +3,7 @@
  * validated; unavailable templates are refused; provenance is as specified.
  */
 import t from "tap"
+import type { TestContext } from "../helpers/tap.ts"
 import { createHash } from "node:crypto"
 import { catalog, TEMPLATE_IDS, V1_TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
@@ -31,7 +32,7 @@ const colorsOf = (r: RenderResult, word: string): Set<string> => {
   return out
 }
 
-const invalid = async (t: typeof import("tap").default, request: Parameters<Renderer["render"]>[0], field: string | RegExp, message?: RegExp) => {
+const invalid = async (t: TestContext, request: Parameters<Renderer["render"]>[0], field: string | RegExp, message?: RegExp) => {
   try {
     await renderer.render(request)
     t.fail(`refused: ${JSON.stringify(request).slice(0, 120)}`)
