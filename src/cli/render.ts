@@ -70,7 +70,10 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
     }
   } catch (error) {
     if (error instanceof InvalidRenderRequest) throw new UsageError(error.message)
-    if (error instanceof RenderingFailed) throw new Error(`rendering failed: ${error.message}`)
+    if (error instanceof RenderingFailed) {
+      const cause = error.diagnostics[0]
+      throw new Error(`rendering failed: ${error.message}${cause ? ` (${cause})` : ""}`)
+    }
     throw error
   } finally {
     await renderer.close()

@@ -46,10 +46,15 @@ export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderReques
   message: Schema.String
 }) {}
 
-/** The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries. */
+/**
+ * The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries;
+ * `diagnostics` are the compiler's messages, for operators' logs and the CLI, never for an API
+ * client (they may name template internals).
+ */
 export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("RenderingFailed", {
   reason: Schema.Literal("rejected", "timeout", "crashed"),
-  message: Schema.String
+  message: Schema.String,
+  diagnostics: Schema.Array(Schema.String)
 }) {}
 
 export interface RendererConfig {
@@ -119,7 +124,9 @@ export class Renderer {
         locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
       })
     } catch (error) {
-      if (error instanceof CompileFailure) throw new RenderingFailed({ reason: error.reason, message: failureMessage(error) })
+      if (error instanceof CompileFailure) {
+        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
+      }
       throw error
     }
     const warnings = [...typeset.warnings]

@@ -170,6 +170,8 @@ class Converter {
       return `[${box}${this.blocks(item.children, depth + 1)}]`
     })
     const args = [`tight: ${tight}`]
+    // In a task list the checkbox is the marker.
+    if (!node.ordered && node.children.every((item) => typeof item.checked === "boolean")) args.push("marker: []")
     if (node.ordered) args.push(`start: ${Math.max(0, Math.min(node.start ?? 1, 999_999_999))}`)
     return `#${node.ordered ? "enum" : "list"}(${args.join(", ")}, ${items.join(", ")})`
   }
