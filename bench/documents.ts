@@ -78,13 +78,28 @@ export const variant = (markdown: string, k: number): string =>
     .join("\n")
     .slice(0, 200_000)
 
+/** The résumé sample with a longer career: earlier roles that take it onto a second page. */
+export const twoPageResume = (): string => {
+  const roles = ["Platform Engineer — Northwind Logistics | 2014 – 2016", "Software Developer — Contoso Retail | 2012 – 2014", "Junior Developer — Fabrikam Media | 2010 – 2012", "Intern — Adventure Works | 2009"]
+  const earlier = roles.map((role) => [
+    `### ${role}`,
+    "*London · Core team*",
+    "",
+    "- Built and ran the services behind the company's main product, from design reviews to on-call.",
+    "- Replaced a nightly batch with streaming jobs; reports that took hours now update within minutes.",
+    "- Mentored new joiners and wrote the onboarding guide still used by the team.",
+    ""
+  ].join("\n"))
+  return `${example("resume")}\n\n## Earlier experience\n\n${earlier.join("\n")}\n`
+}
+
 /** Every script of the twelve locales, so that every font of the set gets loaded. */
 export const allScripts =
   "English, Español, Français, Deutsch, Italiano, Português; Русский; Ελληνικά; العربية; हिन्दी; 日本語の文書; 简体中文文档; 한국어 문서. **Bold** *italic* `mono`"
 
 export const documents = (): ReadonlyArray<BenchDocument> => [
   { name: "one-page letter", templateId: "coverletter", markdown: example("coverletter") },
-  { name: "two-page resume", templateId: "resume", markdown: example("resume") },
+  { name: "two-page resume", templateId: "resume", markdown: twoPageResume() },
   { name: "60-page report", templateId: "clean", markdown: report(150) },
   { name: "200,000-character document", templateId: "clean", markdown: longDocument() },
   { name: "200,000 characters, footnote every 200", templateId: "clean", markdown: footnoteDense() }
