@@ -35,8 +35,8 @@ t.test("a render past timeoutMs fails with reason timeout; the next render succe
   } catch (error) {
     t.type(error, RenderingFailed)
     t.equal((error as RenderingFailed).reason, "timeout")
-    // Parsing and conversion run on the main thread before the compile clock starts, so the
-    // elapsed time is only reported, not bounded here.
+    // Parsing, conversion and compiling all run in the worker under the deadline; the elapsed
+    // time is reported, not asserted (these machines are shared and noisy).
     t.comment(`timed out after ${Date.now() - started} ms in all`)
   }
   await expectStillServing(t)
