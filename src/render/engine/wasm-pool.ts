@@ -21,7 +21,7 @@ export interface WasmPoolOptions {
   readonly timeoutMs: number
   readonly fonts: ReadonlyArray<LoadedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this (default 512 MiB) is replaced after its task: WASM memory never shrinks. */
+  /** A worker whose WASM memory grew past this (default 256 MiB) is replaced after its task: WASM memory never shrinks. */
   readonly recycleAboveBytes?: number
 }
 
@@ -166,7 +166,7 @@ export class WasmEnginePool implements TypstEngine {
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    const limit = this.options.recycleAboveBytes ?? 512 * 1024 * 1024
+    const limit = this.options.recycleAboveBytes ?? 256 * 1024 * 1024
     if ((!reply.ok && reply.trapped) || reply.memoryBytes > limit) this.replace(slot)
     else this.dispatch()
   }
