@@ -14,7 +14,7 @@ import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
-import { templateHashes } from "./template-hashes.ts"
+import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
 import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
 
 export const MAX_MARKDOWN_CHARACTERS = 200_000
@@ -80,6 +80,9 @@ const capWarnings = (warnings: ReadonlyArray<RenderWarning>): ReadonlyArray<Rend
     ]
 
 export class Renderer {
+  /** The bundle never changes during a renderer's life: each template is hashed once. */
+  private readonly hashesByTemplate = new Map<string, TemplateHashes>()
+
   private constructor(
     private readonly engine: TypstEngine,
     private readonly bundle: ReadonlyArray<BundleFile>,
@@ -141,7 +144,7 @@ export class Renderer {
       fontSetSha256: this.fontSetSha256,
       renderOptionsSha256: jcsSha256(effective),
       rendererReleaseChecksum: this.engine.releaseChecksum,
-      ...templateHashes(this.bundle, templateId),
+      ...this.templateHashes(templateId),
       optionsSha256: jcsSha256(rawOptions),
       requestSha256: request.requestSha256 ??
         jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions } }),
@@ -161,6 +164,15 @@ export class Renderer {
 
   close(): Promise<void> {
     return this.engine.close()
+  }
+
+  private templateHashes(templateId: string): TemplateHashes {
+    let hashes = this.hashesByTemplate.get(templateId)
+    if (!hashes) {
+      hashes = templateHashes(this.bundle, templateId)
+      this.hashesByTemplate.set(templateId, hashes)
+    }
+    return hashes
   }
 
   private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions } {
