@@ -1,8 +1,8 @@
 /**
- * The template catalog (specification 2.2, version 2026-07-22.1). All 57 ids are known; a template
- * is available once its Typst file exists under typst-templates/templates/.
+ * The template catalog (specification 2.2, version 2026-07-22.1): 57 templates, each a Typst file
+ * typst-templates/templates/<id>.typ.
  */
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { sha256Hex } from "../shared/hash.ts"
 import { templatesRoot } from "./engine/bundle.ts"
@@ -33,9 +33,7 @@ export const TEMPLATE_IDS: ReadonlyArray<string> = catalog.templates.map((t) => 
 /** The templates of the v1 API (specification section 4, v1). */
 export const V1_TEMPLATE_IDS = ["clean", "executive", "resume", "coverletter", "academic", "legal", "creative"] as const
 
-export const templateFile = (id: string): string => join(templatesRoot, "templates", `${id}.typ`)
-
 export const findTemplate = (id: string): CatalogEntry | undefined => catalog.templates.find((t) => t.id === id)
 
-export const isTemplateAvailable = (id: string): boolean =>
-  findTemplate(id) !== undefined && existsSync(templateFile(id))
+/** The bundle path of a template's file. */
+export const templatePath = (id: string): string => `/templates/${id}.typ`

@@ -5,7 +5,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { createRequire } from "node:module"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
-import { findTemplate, isTemplateAvailable, catalog, catalogSha256 } from "./catalog.ts"
+import { catalog, catalogSha256, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypstEngine } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
@@ -95,7 +95,7 @@ export class Renderer {
   static async create(config: RendererConfig): Promise<Renderer> {
     const manifest = readManifest()
     const fonts = loadFonts(manifest)
-    const bundle = readBundle()
+    const bundle = readCompleteBundle()
     const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
     await pool.warm()
     return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
@@ -103,7 +103,7 @@ export class Renderer {
 
   /** A renderer over another engine (the native compiler), with the coverage a pool computed. */
   static withEngine(engine: TypstEngine, coverage: Coverage): Renderer {
-    return new Renderer(engine, readBundle(), coverage, fontSetSha256(readManifest()))
+    return new Renderer(engine, readCompleteBundle(), coverage, fontSetSha256(readManifest()))
   }
 
   get engineVersion(): string {
@@ -186,9 +186,6 @@ export class Renderer {
     if (!findTemplate(templateId)) {
       throw new InvalidRenderRequest({ field: "templateId", message: `unknown template '${String(templateId).slice(0, 100)}'` })
     }
-    if (!isTemplateAvailable(templateId)) {
-      throw new InvalidRenderRequest({ field: "templateId", message: `template '${templateId}' is in the catalog but not yet available in this release` })
-    }
     const locale = request.locale ?? "en"
     if (!isLocale(locale)) {
       throw new InvalidRenderRequest({ field: "locale", message: `unknown locale '${String(locale).slice(0, 40)}'` })
@@ -201,6 +198,15 @@ export class Renderer {
     }
     return { templateId, locale, options: options.right }
   }
+}
+
+/** The template bundle, refusing to start when a catalog template's file is missing from it. */
+const readCompleteBundle = (): ReadonlyArray<BundleFile> => {
+  const bundle = readBundle()
+  const paths = new Set(bundle.map((file) => file.path))
+  const missing = catalog.templates.map((t) => templatePath(t.id)).filter((path) => !paths.has(path))
+  if (missing.length > 0) throw new Error(`the template bundle is incomplete: typst-templates${missing[0]} is missing`)
+  return bundle
 }
 
 /** Characters as the specification counts them: Unicode code points, not UTF-16 units. */

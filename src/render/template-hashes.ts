@@ -4,6 +4,7 @@
  * locale data), so a change anywhere a template depends on changes its release hash.
  */
 import { sha256Hex } from "../shared/hash.ts"
+import { templatePath } from "./catalog.ts"
 import type { BundleFile } from "./engine/bundle.ts"
 
 export interface TemplateHashes {
@@ -15,7 +16,7 @@ const referencedPaths = (text: string): Array<string> => [...text.matchAll(/"(\/
 
 export const templateHashes = (bundle: ReadonlyArray<BundleFile>, templateId: string): TemplateHashes => {
   const files = new Map(bundle.map((file) => [file.path, file.text]))
-  const root = `/templates/${templateId}.typ`
+  const root = templatePath(templateId)
   const definition = files.get(root)
   if (definition === undefined) throw new Error(`template file ${root} is not in the bundle`)
   const reached = new Set<string>([root])

@@ -22,6 +22,7 @@ interface NodeCompiler {
   pdf(args: { mainFileContent: string; inputs: Record<string, string> }): Buffer
   mapShadow(path: string, content: Buffer): void
   unmapShadow(path: string): void
+  evictCache(maxAge: number): void
 }
 
 export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Promise<TypstEngine> => {
@@ -45,6 +46,8 @@ export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Prom
       throw new CompileFailure("rejected", [String(error).slice(0, 500)])
     } finally {
       for (const path of shadows) compiler.unmapShadow(path)
+      // As in the pool: without eviction every document ever compiled stays memoised.
+      compiler.evictCache(10)
     }
   }
   return {
