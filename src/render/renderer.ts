@@ -106,14 +106,6 @@ export class Renderer {
     return new Renderer(engine, readCompleteBundle(), coverage, fontSetSha256(readManifest()))
   }
 
-  get engineVersion(): string {
-    return this.engine.engineVersion
-  }
-
-  get rendererReleaseChecksum(): string {
-    return this.engine.releaseChecksum
-  }
-
   async render(request: RenderRequest): Promise<RenderResult> {
     const { templateId, locale, options } = this.validate(request)
     const effective = resolveOptions(options, findTemplate(templateId)!.defaults)
