@@ -97,7 +97,12 @@ export class Renderer {
     const fonts = loadFonts(manifest)
     const bundle = readCompleteBundle()
     const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
-    await pool.warm()
+    try {
+      await pool.warm()
+    } catch (error) {
+      await pool.close()
+      throw error
+    }
     return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
   }
 

@@ -32,6 +32,6 @@ export class RenderService extends Effect.Service<RenderService>()("pressroom/Re
           error instanceof InvalidRenderRequest || error instanceof RenderingFailed ? Effect.fail(error) : Effect.die(error)
         )
       )
-    return { render, renderer } as const
+    return { render } as const
   })
 }) {}

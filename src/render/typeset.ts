@@ -94,7 +94,9 @@ const undecodableImages = (images: ReadonlyArray<EmbeddedImage>, compile: Compil
   for (const image of images) {
     try {
       compile({ main: `#image(${typstString(image.path)})`, inputs: {}, shadows: [{ path: image.path, bytes: image.bytes }] })
-    } catch {
+    } catch (error) {
+      // Only Typst's verdict on the image counts; a trap must reach the pool, which replaces us.
+      if (!(error instanceof CompileFailure)) throw error
       rejected.add(image.sha256)
     }
   }

@@ -43,6 +43,8 @@ type JobReply = Exclude<RenderWorkerReply, { ready: true }>
 class Slot {
   readonly worker: Worker
   readonly ready: Promise<void>
+  /** Set once the worker has loaded everything; only started workers take jobs. */
+  started = false
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
 
   constructor(
@@ -63,6 +65,7 @@ class Slot {
         // Adding a message listener refs the worker again; an idle worker must not keep the
         // process alive (a CLI or a test exits without close()).
         this.worker.unref()
+        this.started = true
         resolve()
       }
       this.worker.on("message", onReady)
@@ -82,6 +85,8 @@ export class WasmEnginePool implements TypstEngine {
   private readonly queue: Array<Pending> = []
   private readonly workerData: Omit<RenderWorkerData, "reportCoverage">
   private coverageRuns: CoverageRuns | undefined
+  /** Why the last worker that never started died: the error of jobs no worker can take. */
+  private startFailure: string | undefined
   private nextId = 1
   private closed = false
 
@@ -110,6 +115,7 @@ export class WasmEnginePool implements TypstEngine {
 
   typeset(job: TypesetJob): Promise<TypesetResult> {
     if (this.closed) return Promise.reject(new CompileFailure("crashed", ["engine closed"]))
+    if (this.slots.size === 0) return Promise.reject(this.cannotStart())
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject })
       this.dispatch()
@@ -137,12 +143,11 @@ export class WasmEnginePool implements TypstEngine {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return
-      if (!slot.current) void slot.ready.then(() => this.assign(slot))
+      if (slot.started && !slot.current) this.assign(slot)
     }
   }
 
   private assign(slot: Slot): void {
-    if (slot.current || !this.slots.has(slot)) return
     const pending = this.queue.shift()
     if (!pending) return
     const id = this.nextId++
@@ -173,7 +178,16 @@ export class WasmEnginePool implements TypstEngine {
 
   private onLost(slot: Slot, why: string): void {
     if (!this.slots.has(slot)) return
-    this.fail(slot, new CompileFailure("crashed", [why]))
+    if (slot.started) return this.fail(slot, new CompileFailure("crashed", [why]))
+    // A worker that dies before it starts would die again: no replacement, or the pool would
+    // respawn forever. With no worker left, nothing queued can run.
+    this.startFailure = why
+    void this.retire(slot)
+    if (this.slots.size === 0) for (const pending of this.queue.splice(0)) pending.reject(this.cannotStart())
+  }
+
+  private cannotStart(): CompileFailure {
+    return new CompileFailure("crashed", [`no compiler worker could start: ${this.startFailure ?? "unknown"}`])
   }
 
   /** Ends the slot's current task with `error` and puts a fresh worker in its place. */

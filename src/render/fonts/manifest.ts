@@ -53,7 +53,11 @@ const readShared = (path: string): Uint8Array<SharedArrayBuffer> => {
   try {
     const bytes = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size))
     let offset = 0
-    while (offset < bytes.byteLength) offset += readSync(fd, bytes, offset, bytes.byteLength - offset, offset)
+    while (offset < bytes.byteLength) {
+      const read = readSync(fd, bytes, offset, bytes.byteLength - offset, offset)
+      if (read === 0) break // shorter than it was a moment ago: the hash check names the file
+      offset += read
+    }
     return bytes
   } finally {
     closeSync(fd)
