@@ -1,0 +1,42 @@
+/**
+ * The numbered SQL files of `migrations/` (`0001_platform.sql`), applied in order by
+ * `@effect/sql`'s Migrator at start and by `pressroom migrate`. Processes starting together on one
+ * PostgreSQL serialise on the migrator's table lock; the losers find the work done.
+ */
+import { SqlClient } from "@effect/sql"
+import * as Migrator from "@effect/sql/Migrator"
+import { Effect } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { repositoryRoot } from "../render/fonts/manifest.ts"
+
+const migrationsDir = join(repositoryRoot, "migrations")
+
+const loader: Migrator.Loader = Effect.sync(() =>
+  readdirSync(migrationsDir)
+    .flatMap((file) => {
+      const match = /^(\d+)_(.+)\.sql$/.exec(file)
+      if (!match) return []
+      const migration: Migrator.ResolvedMigration = [
+        Number(match[1]),
+        match[2]!,
+        Effect.succeed(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(readFileSync(join(migrationsDir, file), "utf8"))))
+      ]
+      return [migration]
+    })
+    .sort(([a], [b]) => a - b)
+)
+
+export const latestMigrationId = Effect.runSync(Effect.map(loader, (all) => all.at(-1)?.[0] ?? 0))
+
+const run = Migrator.make({})({ loader, table: "pressroom_migrations" })
+
+/** Applies pending migrations; returns those applied. Retried once for the race of two processes creating the migrations table. */
+export const migrate = run.pipe(Effect.retry({ times: 1 }))
+
+/** Whether the database has every migration this build knows (for `/readyz`). */
+export const migrationsApplied = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ latest: number | null }>`select max(migration_id)::int as latest from pressroom_migrations`
+  return (rows[0]?.latest ?? 0) >= latestMigrationId
+})

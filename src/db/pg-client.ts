@@ -1,0 +1,15 @@
+/** The `@effect/sql-pg` client for a PostgreSQL server (`DATABASE_URL`), with its notifications. */
+import { SqlClient, type SqlError } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, type Redacted } from "effect"
+import { Notifications } from "./notifications.ts"
+
+export const layer = (url: Redacted.Redacted): Layer.Layer<SqlClient.SqlClient | Notifications, SqlError.SqlError> =>
+  Layer.effectContext(
+    Effect.gen(function*() {
+      const client = yield* PgClient.PgClient
+      return Context.make(SqlClient.SqlClient, client).pipe(
+        Context.add(Notifications, Notifications.of({ listen: (channel) => client.listen(channel) }))
+      )
+    })
+  ).pipe(Layer.provide(PgClient.layer({ url, maxConnections: 10 })))
