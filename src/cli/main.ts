@@ -3,13 +3,15 @@
  * that cannot be carried out as written, 1 for anything else.
  */
 import { renderUsage, runRender } from "./render.ts"
+import { runServe, serveUsage } from "./serve.ts"
 import { UsageError } from "./usage-error.ts"
 
 const commands: Readonly<Record<string, (argv: ReadonlyArray<string>) => Promise<void>>> = {
-  render: runRender
+  render: runRender,
+  serve: runServe
 }
 
-const usage = ["usage: pressroom <command> [arguments]", "", "commands:", `  ${renderUsage.replace("usage: pressroom ", "")}`].join("\n")
+const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...[renderUsage, serveUsage].map((line) => `  ${line.replace("usage: pressroom ", "")}`)].join("\n")
 
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [name, ...rest] = argv

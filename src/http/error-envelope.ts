@@ -1,0 +1,96 @@
+/**
+ * The one place where failures become responses (contract section 3). Every request gets a fresh
+ * correlation id, sent as `X-Correlation-Id` on every response and quoted in every error body.
+ * Bodies are checked before routing: over 4 MiB is 413, a body that is not `application/json` is
+ * 415, malformed JSON is 400. Afterwards an `ApiError` is written in its dialect's envelope, a
+ * schema failure is 400, an unknown path 404, a known path with the wrong method 405 with `Allow`,
+ * and anything else 500 with nothing of its cause (the cause goes to the log).
+ */
+import { HttpApiError, HttpIncomingMessage, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option, ParseResult } from "effect"
+import { randomUUID } from "node:crypto"
+import { ApiError, CONTRACT_VERSION, internalError, invalidRequest, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType } from "./api-error.ts"
+import type { Dialect } from "./error-schemas.ts"
+import { Metrics } from "./metrics.ts"
+import type { RouteTable } from "./route-table.ts"
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+const dialectOf = (url: string): Dialect => (url.startsWith("/api/v2") ? "v2" : "v1")
+
+export const errorResponse = (error: ApiError, correlationId: string, dialect: Dialect) =>
+  HttpServerResponse.unsafeJson(
+    dialect === "v2"
+      ? { contractVersion: CONTRACT_VERSION, error: error.toPublishingError(correlationId) }
+      : { error: error.toPublishingError(correlationId) },
+    { status: error.httpStatus, headers: error.headers ?? {} }
+  )
+
+const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = request.headers["content-length"]
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
+}
+
+const isJson = (contentType: string | undefined) =>
+  contentType !== undefined && contentType.split(";")[0]!.trim().toLowerCase() === "application/json"
+
+/** 413, 415 and malformed JSON, decided before any handler runs; the body read here is cached for the handler. */
+const checkBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, ApiError> => {
+  if (!hasBody(request)) return Effect.void
+  if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return Effect.fail(payloadTooLarge(MAX_BODY_BYTES))
+  if (!isJson(request.headers["content-type"])) return Effect.fail(unsupportedMediaType())
+  return request.text.pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+    Effect.mapError((error) =>
+      String((error.cause as Error | undefined)?.message).includes("maxBytes") ? payloadTooLarge(MAX_BODY_BYTES) : invalidRequest("the request body could not be read")
+    ),
+    Effect.flatMap((text) =>
+      Effect.try({ try: () => void (text === "" ? null : JSON.parse(text)), catch: () => invalidRequest("the request body is not valid JSON") })
+    )
+  )
+}
+
+const describeDecodeError = (error: HttpApiError.HttpApiDecodeError): string => {
+  const issue = error.issues[0]
+  if (!issue) return "the request is invalid"
+  const where = issue.path.length > 0 ? issue.path.join(".") : "request"
+  return `${where}: ${issue.message}`.slice(0, 500)
+}
+
+const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest, routes: RouteTable) =>
+  Effect.gen(function*() {
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure)) {
+      const error = failure.value
+      if (error instanceof ApiError) return error
+      if (error instanceof HttpApiError.HttpApiDecodeError) return invalidRequest(describeDecodeError(error))
+      if (ParseResult.isParseError(error)) return invalidRequest(ParseResult.TreeFormatter.formatErrorSync(error).split("\n")[0]!)
+      if (HttpServerError.isServerError(error) && error._tag === "RouteNotFound") {
+        const allowed = routes.methodsFor(new URL(request.url, "http://x").pathname)
+        return allowed.length > 0 ? methodNotAllowed(allowed) : notFound("route")
+      }
+    }
+    yield* Effect.logError("request failed", cause)
+    return internalError()
+  })
+
+export const errorEnvelope = (routes: RouteTable) =>
+  Effect.map(Metrics, (metrics) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const correlationId = randomUUID()
+    const pathname = new URL(request.url, "http://x").pathname
+    // An unknown path is a 404 whatever its body.
+    const precheck = routes.methodsFor(pathname).includes(request.method) ? checkBody(request) : Effect.void
+    const response = yield* precheck.pipe(
+      Effect.zipRight(app),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.interrupt
+          : Effect.map(toApiError(cause, request, routes), (error) => errorResponse(error, correlationId, dialectOf(request.url)))
+      ),
+      Effect.annotateLogs("correlationId", correlationId)
+    )
+    metrics.recordRequest(request.method, routes.routeOf(pathname), response.status)
+    return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+  }))

@@ -1,0 +1,62 @@
+/** The legacy one-call conversion (specification section 4, v1; contract section 8). */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { V1_TEMPLATE_IDS } from "../../render/catalog.ts"
+import { LOCALES } from "../../render/locales.ts"
+import { CREATIVE_ACCENTS } from "../../render/options.ts"
+import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "../../render/renderer.ts"
+import { withErrors } from "../error-schemas.ts"
+import { AuthenticationV1 } from "../security.ts"
+
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+/**
+ * Content values (template, locale, colours, accent) are plain strings here and checked by the
+ * renderer, because the contract answers them with 422 rather than 400; the document still lists
+ * the values a client may send.
+ */
+const oneOf = (values: ReadonlyArray<string>, description: string) =>
+  Schema.String.annotations({ description, jsonSchema: { type: "string", enum: values } })
+
+const hexColor = Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" } })
+
+export const ConvertOptions = Schema.Struct({
+  pageNumbers: Schema.optional(Schema.Boolean),
+  bodyTextColor: Schema.optional(hexColor),
+  headingTextColor: Schema.optional(hexColor),
+  creativeAccent: Schema.optional(oneOf(CREATIVE_ACCENTS, "accent colour of the creative template"))
+}).annotations({ identifier: "ConvertOptions", ...strict })
+
+export const ConvertRequest = Schema.Struct({
+  markdown: Schema.String.pipe(
+    Schema.filter((s) => countCharacters(s) <= MAX_MARKDOWN_CHARACTERS, {
+      message: () => `must be at most ${MAX_MARKDOWN_CHARACTERS} characters`,
+      jsonSchema: { maxLength: MAX_MARKDOWN_CHARACTERS }
+    })
+  ),
+  templateId: Schema.optional(oneOf(V1_TEMPLATE_IDS, "default clean")),
+  filename: Schema.optional(Schema.String.annotations({ description: "name of the downloaded PDF; default document.pdf" })),
+  locale: Schema.optional(oneOf(LOCALES, "default en")),
+  customTemplateId: Schema.optional(Schema.UUID),
+  options: Schema.optional(ConvertOptions)
+}).annotations({ identifier: "ConvertRequest", ...strict })
+export type ConvertRequest = typeof ConvertRequest.Type
+
+export class V1Api extends HttpApiGroup.make("v1")
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("convert", "/api/v1/convert")
+        .setPayload(ConvertRequest)
+        .addSuccess(
+          HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
+            description: "The PDF, with Content-Disposition: attachment; filename=\"…\""
+          })
+        ),
+      "v1",
+      [400, 402, 403, 404, 413, 415, 422, 429, 500]
+    )
+  )
+  .middleware(AuthenticationV1)
+  .annotate(OpenApi.Title, "v1")
+  .annotate(OpenApi.Description, "Legacy single-call conversion: Markdown in, PDF out.")
+{}

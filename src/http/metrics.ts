@@ -1,0 +1,74 @@
+/**
+ * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, and, read
+ * from the database at scrape time so that every process reports the shared truth, jobs by
+ * status, queue depth and units reserved and committed.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Runtime } from "effect"
+import client from "prom-client"
+
+export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const runtime = yield* Effect.runtime<never>()
+    const registry = new client.Registry()
+    client.collectDefaultMetrics({ register: registry, prefix: "pressroom_process_" })
+
+    const requests = new client.Counter({
+      name: "pressroom_http_requests_total",
+      help: "HTTP requests by route and status",
+      labelNames: ["method", "route", "status"] as const,
+      registers: [registry]
+    })
+    const renderSeconds = new client.Histogram({
+      name: "pressroom_render_duration_seconds",
+      help: "Wall-clock time of one render attempt, by outcome",
+      labelNames: ["outcome"] as const,
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32],
+      registers: [registry]
+    })
+    const query = <A extends object>(statement: Effect.Effect<ReadonlyArray<A>, unknown>) =>
+      Runtime.runPromise(runtime)(Effect.orDie(statement))
+
+    new client.Gauge({
+      name: "pressroom_jobs",
+      help: "Jobs by status",
+      labelNames: ["status"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const rows = await query(sql<{ status: string; n: number }>`select status, count(*)::int as n from jobs group by status`)
+        for (const row of rows) this.set({ status: row.status }, row.n)
+      }
+    })
+    new client.Gauge({
+      name: "pressroom_queue_depth",
+      help: "Jobs waiting to be claimed",
+      registers: [registry],
+      async collect() {
+        const rows = await query(sql<{ n: number }>`select count(*)::int as n from jobs where status = 'queued'`)
+        this.set(rows[0]?.n ?? 0)
+      }
+    })
+    new client.Gauge({
+      name: "pressroom_units",
+      help: "Publication units by state (reserved, committed, released)",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const rows = await query(sql<{ state: string; n: number }>`select state, coalesce(sum(units), 0)::int as n from unit_reservations group by state`)
+        for (const state of ["reserved", "committed", "released"]) {
+          this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0)
+        }
+      }
+    })
+
+    return {
+      recordRequest: (method: string, route: string, status: number) => requests.inc({ method, route, status: String(status) }),
+      recordRender: (outcome: "succeeded" | "failed", seconds: number) => renderSeconds.observe({ outcome }, seconds),
+      text: Effect.promise(() => registry.metrics()),
+      contentType: registry.contentType
+    } as const
+  })
+}) {}

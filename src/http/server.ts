@@ -1,0 +1,42 @@
+/**
+ * The HTTP server: the API's handlers over the services they use, the `/docs` page, and the
+ * error envelope around everything. `ServerLive` is what `pressroom serve` launches.
+ */
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { AuthenticationLive } from "../accounts/authentication.ts"
+import { MigratedDatabaseLive } from "../db/layer.ts"
+import { RenderService } from "../render/service.ts"
+import { PressroomApi } from "./api.ts"
+import { listenConfig } from "./config.ts"
+import { errorEnvelope } from "./error-envelope.ts"
+import { OpsHandlers } from "./handlers/ops.ts"
+import { AdminHandlers, TemplatesHandlers, V1Handlers } from "./handlers/placeholders.ts"
+import { Metrics } from "./metrics.ts"
+import { routeTable } from "./route-table.ts"
+
+const DOCS_PATH = "/docs"
+
+const routes = routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }])
+
+const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
+  Layer.provide([OpsHandlers, V1Handlers, TemplatesHandlers, AdminHandlers]),
+  Layer.provide(AuthenticationLive)
+)
+
+const ServicesLive = Layer.mergeAll(Metrics.Default, RenderService.Default).pipe(Layer.provideMerge(MigratedDatabaseLive))
+
+const HttpLive = Layer.unwrapEffect(
+  Effect.map(listenConfig, ({ port, host }) => NodeHttpServer.layer(createServer, { port, host }))
+)
+
+export const ServerLive = HttpApiBuilder.serve().pipe(
+  Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+  Layer.provide(HttpApiBuilder.middleware(errorEnvelope(routes))),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress,
+  Layer.provide(HttpLive),
+  Layer.provide(ServicesLive)
+)
