@@ -13,6 +13,7 @@ import { type Coverage, describeCharacters, missingCharacters } from "./fonts/co
 import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
+import { RenderOverrides } from "./overrides.ts"
 import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
 import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
@@ -27,9 +28,22 @@ export interface RenderRequest {
   readonly locale?: string
   /** Unvalidated options: checked against the specification's option schema. */
   readonly options?: unknown
+  /**
+   * A custom template's overrides of its built-in template, unvalidated: checked against the
+   * `RenderOverrides` schema (`paper` "a4" or "us-letter", `fontFamily` a bundled family).
+   */
+  readonly overrides?: { readonly paper?: string; readonly fontFamily?: string }
   readonly channel?: Channel
   /** The canonical hash of the request that asked for this render (a job's requestSha256). */
   readonly requestSha256?: string
+}
+
+export interface RenderCallOptions {
+  /**
+   * Aborting it cancels the render: a queued render is dropped, a running one's compiler worker is
+   * terminated (and replaced), and the render rejects with RenderingFailed, reason `cancelled`.
+   */
+  readonly signal?: AbortSignal
 }
 
 export interface RenderResult {
@@ -52,7 +66,7 @@ export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderReques
  * client (they may name template internals).
  */
 export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("RenderingFailed", {
-  reason: Schema.Literal("rejected", "timeout", "crashed"),
+  reason: Schema.Literal("rejected", "timeout", "crashed", "cancelled"),
   message: Schema.String,
   diagnostics: Schema.Array(Schema.String)
 }) {}
@@ -63,6 +77,14 @@ export interface RendererConfig {
 }
 
 const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
+const decodeOverrides = Schema.decodeUnknownEither(RenderOverrides, { onExcessProperty: "error", errors: "first" })
+
+/** The first issue of a decoding, named by its path under `field` ("options.bodyTextColor"). */
+const invalidAt = (field: string, error: ParseResult.ParseError): InvalidRenderRequest => {
+  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+  const path = issue?.path.length ? `${field}.${issue.path.join(".")}` : field
+  return new InvalidRenderRequest({ field: path, message: `${path}: ${issue?.message ?? "invalid"}` })
+}
 
 const pageCountOf = (pdf: Uint8Array): number => {
   // Typst records the page count in the document's XMP metadata, which is never compressed.
@@ -111,9 +133,9 @@ export class Renderer {
     return new Renderer(engine, readCompleteBundle(), coverage, fontSetSha256(readManifest()))
   }
 
-  async render(request: RenderRequest): Promise<RenderResult> {
-    const { templateId, locale, options } = this.validate(request)
-    const effective = resolveOptions(options, findTemplate(templateId)!.defaults)
+  async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
+    const { templateId, locale, options, overrides } = this.validate(request)
+    const effective = resolveOptions(options, findTemplate(templateId)!.defaults, overrides)
     const data = localeData[locale]
     let typeset
     try {
@@ -122,7 +144,7 @@ export class Renderer {
         templateId,
         options: effective,
         locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
-      })
+      }, signal)
     } catch (error) {
       if (error instanceof CompileFailure) {
         throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
@@ -135,6 +157,9 @@ export class Renderer {
       warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
     }
     const rawOptions = (request.options ?? {}) as object
+    // Overrides are part of what was asked, but only when there are any: without them the request
+    // hashes as it always has.
+    const asked = Object.keys(overrides).length > 0 ? { overrides } : {}
     const provenance = makeProvenance({
       assetSha256s: typeset.assetSha256s,
       catalogSha256,
@@ -144,7 +169,7 @@ export class Renderer {
       ...this.templateHashes(templateId),
       optionsSha256: jcsSha256(rawOptions),
       requestSha256: request.requestSha256 ??
-        jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions } }),
+        jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions, ...asked } }),
       sourceSha256: sha256Hex(request.markdown),
       catalogVersion: catalog.catalogVersion,
       rendererVersion,
@@ -172,7 +197,7 @@ export class Renderer {
     return hashes
   }
 
-  private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions } {
+  private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions; overrides: RenderOverrides } {
     if (typeof request.markdown !== "string") {
       throw new InvalidRenderRequest({ field: "markdown", message: "markdown must be a string" })
     }
@@ -188,12 +213,10 @@ export class Renderer {
       throw new InvalidRenderRequest({ field: "locale", message: `unknown locale '${String(locale).slice(0, 40)}'` })
     }
     const options = decodeOptions(request.options ?? {})
-    if (Either.isLeft(options)) {
-      const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
-      const path = issue?.path.length ? `options.${issue.path.join(".")}` : "options"
-      throw new InvalidRenderRequest({ field: path, message: `${path}: ${issue?.message ?? "invalid"}` })
-    }
-    return { templateId, locale, options: options.right }
+    if (Either.isLeft(options)) throw invalidAt("options", options.left)
+    const overrides = decodeOverrides(request.overrides ?? {})
+    if (Either.isLeft(overrides)) throw invalidAt("overrides", overrides.left)
+    return { templateId, locale, options: options.right, overrides: overrides.right }
   }
 }
 
@@ -221,5 +244,7 @@ const failureMessage = (failure: CompileFailure): string => {
       return "the renderer stopped while typesetting the document"
     case "rejected":
       return "the document could not be typeset"
+    case "cancelled":
+      return "the render was cancelled"
   }
 }

@@ -23,9 +23,11 @@ export class RenderService extends Effect.Service<RenderService>()("pressroom/Re
       }),
       (renderer) => Effect.promise(() => renderer.close())
     )
+    // Interrupting the fiber (a cancelled job, a shutdown) aborts the signal, which ends the render
+    // and frees its compiler worker at once instead of letting it typeset for nobody.
     const render = (request: RenderRequest): Effect.Effect<RenderResult, InvalidRenderRequest | RenderingFailed> =>
       Effect.tryPromise({
-        try: () => renderer.render(request),
+        try: (signal) => renderer.render(request, { signal }),
         catch: (error) => error
       }).pipe(
         Effect.catchAll((error) =>

@@ -15,7 +15,8 @@ export interface CompileTask {
   readonly shadows: ReadonlyArray<{ readonly path: string; readonly bytes: Uint8Array }>
 }
 
-export type CompileFailureReason = "rejected" | "timeout" | "crashed"
+/** `cancelled`: the caller's AbortSignal fired (a job cancelled, a fiber interrupted). */
+export type CompileFailureReason = "rejected" | "timeout" | "crashed" | "cancelled"
 
 /**
  * The document could not be turned into a PDF. `details` holds compiler diagnostics for logs and
@@ -31,11 +32,17 @@ export class CompileFailure extends Error {
   }
 }
 
+export const cancelled = (): CompileFailure => new CompileFailure("cancelled", ["the render was cancelled"])
+
 export interface TypstEngine {
   /** e.g. "typst 0.14.2 (typst.ts 0.7.0, wasm)": provenance `engineVersion`. */
   readonly engineVersion: string
   /** SHA-256 of the compiler binary: provenance `rendererReleaseChecksum`. */
   readonly releaseChecksum: string
-  typeset(job: TypesetJob): Promise<TypesetResult>
+  /**
+   * Typesets one document. When `signal` aborts, the job stops as soon as the engine can stop it
+   * and the promise rejects with a CompileFailure whose reason is `cancelled`.
+   */
+  typeset(job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult>
   close(): Promise<void>
 }

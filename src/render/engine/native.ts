@@ -3,7 +3,8 @@
  * the same release as the WASM compiler) behind the same engine interface. It gives byte-identical
  * PDFs; the benchmark uses it as the baseline and a test checks the identity. It typesets on the
  * calling thread, without a deadline, so it is not a replacement for the pool in a server as it
- * stands.
+ * stands. For the same reason it cannot be cancelled mid-compile: an abort signal is honoured only
+ * if it has fired before the job starts.
  */
 import { createRequire } from "node:module"
 import { readFileSync } from "node:fs"
@@ -13,7 +14,7 @@ import type { LoadedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
 import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
-import { CompileFailure, type CompileTask, type TypstEngine } from "./engine.ts"
+import { cancelled, CompileFailure, type CompileTask, type TypstEngine } from "./engine.ts"
 import { TYPST_VERSION } from "./wasm-pool.ts"
 
 const packageName = "@myriaddreamin/typst-ts-node-compiler"
@@ -53,7 +54,10 @@ export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Prom
   return {
     engineVersion: `typst ${TYPST_VERSION} (typst.ts ${version}, native)`,
     releaseChecksum: sha256Hex(readFileSync(binary)),
-    typeset: async (job: TypesetJob): Promise<TypesetResult> => typesetDocument(job, compile),
+    typeset: async (job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult> => {
+      if (signal?.aborted) throw cancelled()
+      return typesetDocument(job, compile)
+    },
     close: async () => {}
   }
 }

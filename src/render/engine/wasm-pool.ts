@@ -1,7 +1,8 @@
 /**
  * A pool of typst.ts WASM compilers in worker threads. A render is synchronous inside its worker
- * and cannot be interrupted from inside, so one that passes its deadline, traps, or exhausts memory
- * is ended by terminating its worker; a fresh worker takes its place and the pool keeps serving.
+ * and cannot be interrupted from inside, so one that passes its deadline, is cancelled, traps, or
+ * exhausts memory is ended by terminating its worker; a fresh worker takes its place and the pool
+ * keeps serving.
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -12,7 +13,7 @@ import type { LoadedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
-import { CompileFailure, type TypstEngine } from "./engine.ts"
+import { cancelled, CompileFailure, type TypstEngine } from "./engine.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import { renderWorkerUrl } from "./worker-bundle.ts"
 
@@ -113,11 +114,26 @@ export class WasmEnginePool implements TypstEngine {
     return coverageFromRuns(this.coverageRuns.flat())
   }
 
-  typeset(job: TypesetJob): Promise<TypesetResult> {
+  typeset(job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult> {
     if (this.closed) return Promise.reject(new CompileFailure("crashed", ["engine closed"]))
     if (this.slots.size === 0) return Promise.reject(this.cannotStart())
+    if (signal?.aborted) return Promise.reject(cancelled())
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject })
+      const onAbort = () => this.cancel(pending)
+      // However the job ends, the signal must stop holding it (a long-lived signal would leak it).
+      const pending: Pending = {
+        job,
+        resolve: (result) => {
+          signal?.removeEventListener("abort", onAbort)
+          resolve(result)
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort)
+          reject(error)
+        }
+      }
+      signal?.addEventListener("abort", onAbort, { once: true })
+      this.queue.push(pending)
       this.dispatch()
     })
   }
@@ -174,6 +190,18 @@ export class WasmEnginePool implements TypstEngine {
     const limit = this.options.recycleAboveBytes ?? 256 * 1024 * 1024
     if ((!reply.ok && reply.trapped) || reply.memoryBytes > limit) this.replace(slot)
     else this.dispatch()
+  }
+
+  /** A queued job is dropped; a running one ends with its worker, like a job past its deadline. */
+  private cancel(pending: Pending): void {
+    const queued = this.queue.indexOf(pending)
+    if (queued >= 0) {
+      this.queue.splice(queued, 1)
+      return pending.reject(cancelled())
+    }
+    for (const slot of this.slots) {
+      if (slot.current?.pending === pending) return this.fail(slot, cancelled())
+    }
   }
 
   private onLost(slot: Slot, why: string): void {
