@@ -101,8 +101,9 @@ create table jobs (
   warnings jsonb not null default '[]',
   error jsonb,
   artifact_id uuid,
-  -- The lease of the process rendering the job. `fencing_token` grows with every claim, so a
-  -- process whose lease lapsed can no longer write the job.
+  -- The lease of the process rendering the job (after the job ends, `lease_owner` names the
+  -- process that ended it). `fencing_token` grows with every claim, so a process whose lease
+  -- lapsed can no longer write the job.
   lease_owner text,
   lease_expires_at timestamptz,
   fencing_token integer not null default 0,

@@ -2,16 +2,20 @@
  * The `pressroom` command. Every failure ends in one line on stderr: exit 2 for a command line
  * that cannot be carried out as written, 1 for anything else.
  */
+import { accountsUsage, creditsUsage, keysUsage, runAccounts, runCredits, runKeys } from "./accounts.ts"
 import { renderUsage, runRender } from "./render.ts"
 import { runServe, serveUsage } from "./serve.ts"
 import { UsageError } from "./usage-error.ts"
 
 const commands: Readonly<Record<string, (argv: ReadonlyArray<string>) => Promise<void>>> = {
   render: runRender,
-  serve: runServe
+  serve: runServe,
+  accounts: runAccounts,
+  keys: runKeys,
+  credits: runCredits
 }
 
-const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...[renderUsage, serveUsage].map((line) => `  ${line.replace("usage: pressroom ", "")}`)].join("\n")
+const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...[renderUsage, serveUsage, accountsUsage, keysUsage, creditsUsage].map((line) => `  ${line.replace("usage: pressroom ", "")}`)].join("\n")
 
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [name, ...rest] = argv

@@ -90,6 +90,18 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
       details: { ...this.details, correlationId }
     }
   }
+
+  /** The error as a job carries it (`job.error`): no request, so no correlation id. */
+  toJobError(): PublishingError {
+    return {
+      category: this.category,
+      code: this.code,
+      httpStatus: this.httpStatus,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.details ? { details: this.details } : {})
+    }
+  }
 }
 
 const make = (code: ErrorCode, httpStatus: number, message: string, extra: Partial<Pick<ApiError, "retryable" | "details" | "headers">> = {}) =>

@@ -8,15 +8,13 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AdminHandlers } from "../accounts/admin-http.ts"
 import { AuthenticationLive } from "../accounts/authentication.ts"
-import { MigratedDatabaseLive } from "../db/layer.ts"
 import { V1Handlers } from "../jobs/v1-convert.ts"
-import { RenderService } from "../render/service.ts"
+import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { PressroomApi } from "./api.ts"
 import { listenConfig } from "./config.ts"
 import { errorEnvelope } from "./error-envelope.ts"
 import { OpsHandlers } from "./handlers/ops.ts"
-import { Metrics } from "./metrics.ts"
 import { routeTable } from "./route-table.ts"
 
 const DOCS_PATH = "/docs"
@@ -28,8 +26,6 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-const ServicesLive = Layer.mergeAll(Metrics.Default, RenderService.Default).pipe(Layer.provideMerge(MigratedDatabaseLive))
-
 const HttpLive = Layer.unwrapEffect(
   Effect.map(listenConfig, ({ port, host }) => NodeHttpServer.layer(createServer, { port, host }))
 )
@@ -40,5 +36,5 @@ export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,
   Layer.provide(HttpLive),
-  Layer.provide(ServicesLive)
+  Layer.provide(PlatformLive)
 )

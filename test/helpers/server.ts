@@ -3,6 +3,8 @@
  * the given environment, stopped (SIGTERM, then SIGKILL) when the test ends.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
 import type { TestContext } from "./tap.ts"
@@ -11,6 +13,8 @@ export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
 
 export interface RunningServer {
   readonly url: string
+  /** PRESSROOM_DATA_DIR of the process (artifacts, and the embedded database unless DATABASE_URL is set). */
+  readonly dataDir: string
   readonly process: ChildProcess
   /** Everything the server wrote, for assertions about logs. */
   readonly output: () => string
@@ -18,11 +22,24 @@ export interface RunningServer {
   readonly stop: () => Promise<number | null>
 }
 
+/** How `pressroom serve` is started: by Node through the bin, or by Deno as the `serve` task of deno.json does. */
+const commands = {
+  node: [process.execPath, join(repositoryRoot, "bin", "pressroom.js"), "serve"],
+  deno: [
+    join(repositoryRoot, "node_modules", "deno", "deno"),
+    "run", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "--allow-run", "--allow-net",
+    join(repositoryRoot, "src", "cli", "main.ts"), "serve"
+  ]
+} as const
+
 export const startServer = async (
   t: TestContext | undefined,
-  env: Readonly<Record<string, string>>
+  env: Readonly<Record<string, string>>,
+  runtime: keyof typeof commands = "node"
 ): Promise<RunningServer> => {
-  const child = spawn(process.execPath, [join(repositoryRoot, "bin", "pressroom.js"), "serve"], {
+  const dataDir = env.PRESSROOM_DATA_DIR ?? mkdtempSync(join(tmpdir(), "pressroom-server-"))
+  const [command, ...args] = commands[runtime]
+  const child = spawn(command, args, {
     cwd: repositoryRoot,
     env: {
       ...process.env,
@@ -30,7 +47,8 @@ export const startServer = async (
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
-      ...env
+      ...env,
+      PRESSROOM_DATA_DIR: dataDir
     },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -54,5 +72,5 @@ export const startServer = async (
     return code
   }
   t?.teardown(stop)
-  return { url, process: child, output: () => output, stop }
+  return { url, dataDir, process: child, output: () => output, stop }
 }

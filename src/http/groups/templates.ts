@@ -1,8 +1,109 @@
-/** Custom templates (contract section 8): owner-scoped saved overrides on a built-in template. */
-import { HttpApiGroup, OpenApi } from "@effect/platform"
+/**
+ * Custom templates (contract section 8): owner-scoped saved overrides on a built-in template.
+ * Requests are strict (an unknown property is a 400). Content values (base template, colours,
+ * accent, paper, font family) are plain strings here and checked by the handler, because the
+ * contract answers them with 422 rather than 400; the document still lists what a client may send.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Timestamp } from "../../accounts/timestamp.ts"
+import { IdempotencyKeyHeader } from "../../idempotency/key.ts"
+import { TEMPLATE_IDS } from "../../render/catalog.ts"
+import { FONT_FAMILIES } from "../../render/fonts/families.ts"
+import { CREATIVE_ACCENTS } from "../../render/options.ts"
+import { PAPERS } from "../../render/overrides.ts"
+import { CustomTemplateOptions } from "../../templates/custom-template.ts"
+import { CONTRACT_VERSION } from "../api-error.ts"
+import { withErrors } from "../error-schemas.ts"
 import { Authentication } from "../security.ts"
 
+const strict = { parseOptions: { onExcessProperty: "error" } } as const
+
+const oneOf = (values: ReadonlyArray<string>) => Schema.String.annotations({ jsonSchema: { type: "string", enum: values } })
+const hexColor = Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" } })
+
+export const CustomTemplateOptionsRequest = Schema.Struct({
+  pageNumbers: Schema.optional(Schema.Boolean),
+  bodyTextColor: Schema.optional(hexColor),
+  headingTextColor: Schema.optional(hexColor),
+  creativeAccent: Schema.optional(oneOf(CREATIVE_ACCENTS)),
+  paper: Schema.optional(oneOf(PAPERS)),
+  fontFamily: Schema.optional(oneOf(FONT_FAMILIES))
+}).annotations({ identifier: "CustomTemplateOptionsRequest", ...strict })
+
+export const CreateCustomTemplateRequest = Schema.Struct({
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({ title: "name", description: "1 to 160 characters" }),
+  baseTemplateId: oneOf(TEMPLATE_IDS).annotations({ description: "a template of the catalog" }),
+  options: CustomTemplateOptionsRequest
+}).annotations({ identifier: "CreateCustomTemplateRequest", ...strict })
+export type CreateCustomTemplateRequest = typeof CreateCustomTemplateRequest.Type
+
+export const CustomTemplateResource = Schema.Struct({
+  id: Schema.UUID,
+  name: Schema.String,
+  baseTemplateId: Schema.String,
+  options: CustomTemplateOptions.annotations({ identifier: "CustomTemplateOptions" }),
+  createdAt: Timestamp,
+  deletedAt: Schema.NullOr(Timestamp)
+}).annotations({ identifier: "CustomTemplate" })
+
+const contractVersion = Schema.Literal(CONTRACT_VERSION)
+
+export const CustomTemplateResponse = Schema.Struct({ contractVersion, template: CustomTemplateResource })
+  .annotations({ identifier: "CustomTemplateResponse" })
+
+export const CustomTemplateList = Schema.Struct({ contractVersion, templates: Schema.Array(CustomTemplateResource) })
+  .annotations({ identifier: "CustomTemplateList", description: "The owner's custom templates, newest first." })
+
+const TemplatePath = Schema.Struct({ templateId: Schema.UUID })
+
+const replayNote = "A replay of the same Idempotency-Key and body answers the saved response with Idempotency-Replayed: true."
+
 export class TemplatesApi extends HttpApiGroup.make("templates")
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("create", "/api/v2/templates")
+        .setHeaders(IdempotencyKeyHeader)
+        .setPayload(CreateCustomTemplateRequest)
+        .addSuccess(
+          CustomTemplateResponse.annotations({ description: `Created; Location names the template. ${replayNote}` }),
+          { status: 201 }
+        )
+        .annotate(OpenApi.Summary, "Create a custom template (scope templates.manage)"),
+      "v2",
+      [400, 403, 409, 413, 415, 422, 429, 500]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.get("list", "/api/v2/templates")
+        .addSuccess(CustomTemplateList)
+        .annotate(OpenApi.Summary, "List custom templates (scope documents.read)"),
+      "v2",
+      [403, 429, 500]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.get("get", "/api/v2/templates/:templateId")
+        .setPath(TemplatePath)
+        .addSuccess(CustomTemplateResponse)
+        .annotate(OpenApi.Summary, "Get a custom template (scope documents.read)"),
+      "v2",
+      [400, 403, 404, 429, 500]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.del("delete", "/api/v2/templates/:templateId")
+        .setPath(TemplatePath)
+        .setHeaders(IdempotencyKeyHeader)
+        .addSuccess(CustomTemplateResponse.annotations({ description: `Deleted; deletedAt is set. ${replayNote}` }))
+        .annotate(OpenApi.Summary, "Delete a custom template (scope templates.manage)"),
+      "v2",
+      [400, 403, 404, 409, 429, 500]
+    )
+  )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Custom templates")
 {}

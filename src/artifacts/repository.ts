@@ -1,0 +1,65 @@
+/** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes. */
+import { SqlClient } from "@effect/sql"
+import { Config, Effect, Option } from "effect"
+
+export interface NewArtifact {
+  readonly id: string
+  readonly accountId: string
+  readonly jobId: string
+  readonly revisionId: string | null
+  readonly purpose: "preview" | "final"
+  readonly filename: string
+  readonly bytes: number
+  readonly pageCount: number
+  readonly sha256: string
+  readonly storageKey: string
+}
+
+export interface ArtifactRow {
+  readonly id: string
+  readonly account_id: string
+  readonly job_id: string
+  readonly revision_id: string | null
+  readonly status: "available" | "expired" | "deleting" | "deleted"
+  readonly filename: string
+  readonly bytes: number
+  readonly page_count: number
+  readonly sha256: string
+  readonly storage_key: string
+  readonly created_at: Date
+  readonly finalized_at: Date
+  readonly expires_at: Date
+}
+
+/** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
+export const retentionConfig = Config.all({
+  previewTtlSeconds: Config.integer("PRESSROOM_PREVIEW_TTL_SECONDS").pipe(Config.withDefault(900)),
+  finalTtlSeconds: Config.integer("PRESSROOM_FINAL_TTL_SECONDS").pipe(Config.withDefault(604_800))
+})
+
+/** The storage key of an artifact's bytes: its id, so that nothing a client sends reaches a path. */
+export const storageKeyOf = (artifactId: string) => `${artifactId}.pdf`
+
+export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pressroom/ArtifactRepository", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const retention = yield* retentionConfig
+    return {
+      insert: (artifact: NewArtifact) => {
+        const ttl = artifact.purpose === "preview" ? retention.previewTtlSeconds : retention.finalTtlSeconds
+        return sql`
+          insert into artifacts (id, account_id, job_id, revision_id, status, filename, bytes, page_count, sha256,
+                                 storage_key, created_at, finalized_at, expires_at)
+          values (${artifact.id}, ${artifact.accountId}, ${artifact.jobId}, ${artifact.revisionId}, 'available',
+                  ${artifact.filename}, ${artifact.bytes}, ${artifact.pageCount}, ${artifact.sha256},
+                  ${artifact.storageKey}, now(), now(), now() + ${ttl} * interval '1 second')
+          returning expires_at`.pipe(Effect.map((rows) => (rows[0] as { expires_at: Date }).expires_at), Effect.orDie)
+      },
+      find: (artifactId: string) =>
+        sql<ArtifactRow>`select * from artifacts where id = ${artifactId}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0])),
+          Effect.orDie
+        )
+    } as const
+  })
+}) {}

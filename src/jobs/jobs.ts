@@ -1,0 +1,144 @@
+/**
+ * Jobs as the API sees them: admission (the job and its unit reservation in one transaction),
+ * waiting for a job to end, and cancellation. Rendering is the supervisor's.
+ */
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Option, Queue } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Principal } from "../accounts/principal.ts"
+import { Ledger } from "../entitlements/ledger.ts"
+import { invalidStateTransition, jobCancelled, notFound } from "../http/api-error.ts"
+import { CATALOG_VERSION, catalogSha256 } from "../render/catalog.ts"
+import type { Channel, Provenance } from "../render/provenance.ts"
+import { rendererVersion } from "../render/renderer.ts"
+import type { Locale } from "../render/locales.ts"
+import { jcsSha256, sha256Hex } from "../shared/hash.ts"
+import { CANCELLABLE_STATUSES, isTerminal, type Job, type Purpose, type RenderSpec } from "./job.ts"
+import { JobStore } from "./job-store.ts"
+import { JobLifecycle } from "./lifecycle.ts"
+import { CHANNELS, JobSignals } from "./signals.ts"
+
+export interface Admission {
+  readonly principal: Principal
+  readonly purpose: Purpose
+  readonly channel: Channel
+  readonly spec: RenderSpec
+  readonly requestSha256: string
+  readonly documentId?: string
+  readonly revisionId?: string
+}
+
+/** Provenance known at admission; the render fills in the rest (template, fonts, engine). */
+const admittedProvenance = (admission: Admission): Provenance => ({
+  assetSetSha256: null,
+  catalogSha256,
+  fontSetSha256: null,
+  manifestSha256: null,
+  renderOptionsSha256: null,
+  rendererReleaseChecksum: null,
+  templateDefinitionSha256: null,
+  templateReleaseSha256: null,
+  optionsSha256: jcsSha256(admission.spec.options),
+  requestSha256: admission.requestSha256,
+  sourceSha256: sha256Hex(admission.spec.markdown),
+  catalogVersion: CATALOG_VERSION,
+  rendererVersion,
+  engineVersion: null,
+  channel: admission.channel,
+  locale: admission.spec.locale as Locale,
+  templateId: admission.spec.templateId,
+  templateReleaseId: null,
+  synthetic: false
+})
+
+/** The unit count of a final publication and of a v1 conversion (contract section 6). */
+const FINAL_UNITS = 1
+
+/** While a job runs, how often a waiter re-reads it in case a notification went missing. */
+const AWAIT_RECHECK = Duration.seconds(5)
+
+export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const store = yield* JobStore
+    const ledger = yield* Ledger
+    const lifecycle = yield* JobLifecycle
+    const signals = yield* JobSignals
+
+    const ownJob = (principal: Principal, jobId: string) =>
+      Effect.flatMap(store.find(jobId), (job) =>
+        Option.isSome(job) && job.value.accountId === principal.accountId ? Effect.succeed(job.value) : Effect.fail(notFound("job")))
+
+    return {
+      /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
+      admit: (admission: Admission) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const jobId = randomUUID()
+          const accountId = admission.principal.accountId
+          const entitlement = admission.purpose === "final"
+            ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
+            : yield* ledger.snapshot(accountId, 0)
+          const job = yield* store.insert({
+            id: jobId,
+            accountId,
+            documentId: admission.documentId ?? null,
+            revisionId: admission.revisionId ?? null,
+            purpose: admission.purpose,
+            channel: admission.channel,
+            renderSpec: admission.spec,
+            requestSha256: admission.requestSha256,
+            entitlement,
+            provenance: admittedProvenance(admission)
+          })
+          yield* signals.notify(CHANNELS.jobQueued, jobId)
+          return job
+        })).pipe(
+          Effect.tap((job) => signals.publishLocal(CHANNELS.jobQueued, job.id)),
+          Effect.catchTag("SqlError", Effect.die)
+        ),
+
+      /** The job once it is terminal, or as it stands after `timeout`. */
+      awaitEnd: (jobId: string, timeout: Duration.DurationInput) =>
+        Effect.scoped(Effect.gen(function*() {
+          const ended = yield* signals.subscribe(CHANNELS.jobEnded)
+          const deadline = Date.now() + Duration.toMillis(timeout)
+          while (true) {
+            const job = Option.getOrThrow(yield* store.find(jobId))
+            const left = deadline - Date.now()
+            if (isTerminal(job.status) || left <= 0) return job
+            const wait = Duration.min(Duration.millis(left), AWAIT_RECHECK)
+            yield* Queue.take(ended).pipe(
+              Effect.repeat({ until: (id) => id === jobId }),
+              Effect.timeoutOption(wait)
+            )
+          }
+        })),
+
+      /**
+       * Cancels a job: a queued one at once (200, cancelled), a running one by asking its holder
+       * to stop the render (202, still running until the holder ends it as cancelled).
+       */
+      cancel: (principal: Principal, jobId: string) =>
+        Effect.gen(function*() {
+          yield* ownJob(principal, jobId)
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const job = Option.getOrThrow(yield* store.lock(jobId))
+            if (!CANCELLABLE_STATUSES.includes(job.status)) {
+              return yield* Effect.fail(invalidStateTransition(job.status, CANCELLABLE_STATUSES))
+            }
+            if (job.status === "running") {
+              yield* store.requestCancel(jobId)
+              yield* signals.notify(CHANNELS.cancelRequested, jobId)
+            } else {
+              yield* lifecycle.endUnclaimed(job, "cancelled", jobCancelled().toJobError())
+            }
+            return Option.getOrThrow(yield* store.find(jobId))
+          }))
+        }).pipe(Effect.catchTag("SqlError", Effect.die)),
+
+      find: ownJob
+    } as const
+  })
+}) {}
+
+export type { Job }

@@ -1,0 +1,52 @@
+/**
+ * From a request's template, locale, options and filename to the `RenderSpec` a job stores:
+ * every content check whose failure is a 422 (contract section 3) happens here, at admission,
+ * so a job never starts with a request the renderer would refuse.
+ */
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { type ApiError, unprocessable } from "../http/api-error.ts"
+import { findTemplate } from "../render/catalog.ts"
+import { isLocale } from "../render/locales.ts"
+import { RenderOptions } from "../render/options.ts"
+import type { RenderSpec } from "./job.ts"
+
+const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
+
+/** A name a browser can save: 1 to 200 characters, no control characters, no path separators. */
+const USABLE_FILENAME = /^[^\x00-\x1f\x7f/\\]{1,200}$/
+
+export interface SpecRequest {
+  readonly markdown: string
+  readonly templateId: string
+  /** Templates the channel offers (v1 offers seven). */
+  readonly allowedTemplates?: ReadonlyArray<string>
+  readonly locale: string
+  readonly options: unknown
+  readonly overrides?: RenderSpec["overrides"]
+  readonly filename: string
+}
+
+export const toRenderSpec = (request: SpecRequest): Effect.Effect<RenderSpec, ApiError> => {
+  const { templateId, locale, filename } = request
+  if (!findTemplate(templateId) || (request.allowedTemplates && !request.allowedTemplates.includes(templateId))) {
+    return Effect.fail(unprocessable(`templateId: unknown template '${templateId.slice(0, 100)}'`))
+  }
+  if (!isLocale(locale)) return Effect.fail(unprocessable(`locale: unknown locale '${locale.slice(0, 40)}'`))
+  if (request.markdown.length === 0) return Effect.fail(unprocessable("markdown: must not be empty"))
+  if (!USABLE_FILENAME.test(filename)) {
+    return Effect.fail(unprocessable("filename: must be 1 to 200 characters without control characters or path separators"))
+  }
+  const options = decodeOptions(request.options)
+  if (Either.isLeft(options)) {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
+    return Effect.fail(unprocessable(`options.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`))
+  }
+  return Effect.succeed({
+    markdown: request.markdown,
+    templateId,
+    locale,
+    options: request.options as Record<string, unknown>,
+    ...(request.overrides && Object.keys(request.overrides).length > 0 ? { overrides: request.overrides } : {}),
+    filename
+  })
+}

@@ -1,0 +1,44 @@
+/**
+ * Wake-ups between processes, over PostgreSQL notifications: a job became claimable, a job
+ * ended, a cancel was asked for. One LISTEN per channel per process, fanned out in memory,
+ * because an UNLISTEN by one subscriber would silence every other one on that connection.
+ * Send with `notify` inside the transaction whose commit the others must see; after that commit,
+ * `publishLocal` tells this process's own subscribers at once, without the database's round trip
+ * (subscribers see a payload twice and must not mind).
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, PubSub, Queue, Scope, Stream } from "effect"
+import { Notifications } from "../db/notifications.ts"
+
+export const CHANNELS = {
+  /** A job is queued (payload: job id). */
+  jobQueued: "pressroom_job_queued",
+  /** A job reached a terminal state (payload: job id). */
+  jobEnded: "pressroom_job_ended",
+  /** A cancel of a running job was asked for (payload: job id). */
+  cancelRequested: "pressroom_job_cancel"
+} as const
+export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS]
+
+export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSignals", {
+  scoped: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const notifications = yield* Notifications
+    const hubs = new Map<Channel, PubSub.PubSub<string>>()
+    for (const channel of Object.values(CHANNELS)) {
+      const hub = yield* PubSub.unbounded<string>()
+      hubs.set(channel, hub)
+      yield* notifications.listen(channel).pipe(
+        Stream.runForEach((payload) => PubSub.publish(hub, payload)),
+        Effect.catchAllCause((cause) => Effect.logError(`listening on ${channel} stopped`, cause)),
+        Effect.forkScoped
+      )
+    }
+    return {
+      notify: (channel: Channel, payload: string) => sql`select pg_notify(${channel}, ${payload})`.pipe(Effect.asVoid, Effect.orDie),
+      publishLocal: (channel: Channel, payload: string) => PubSub.publish(hubs.get(channel)!, payload).pipe(Effect.asVoid),
+      /** A queue of the channel's payloads from now on, for the caller's scope. */
+      subscribe: (channel: Channel): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(channel)!)
+    } as const
+  })
+}) {}

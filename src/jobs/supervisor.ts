@@ -1,0 +1,181 @@
+/**
+ * The job supervisor: `concurrency` slots (one per render worker) that claim queued jobs, render
+ * them under a lease kept alive by a heartbeat, and end them through `JobLifecycle`; a rescuer
+ * that re-queues jobs whose holder vanished; and graceful shutdown. Slots sleep until a
+ * notification says a job is queued (or a delayed retry falls due), never polling in a loop.
+ *
+ * Outcomes of an attempt:
+ * - rendered: bytes stored, then the success transaction (fenced);
+ * - the document cannot be typeset (rejected, timeout): failed at once with `rendering_failed`;
+ * - a transient fault (the worker crashed, storage unavailable): retried with backoff, at most
+ *   `MAX_ATTEMPTS` attempts;
+ * - a cancel was asked for: the render is interrupted (its worker terminated) and the job cancelled;
+ * - the lease was lost (paused or partitioned process): nothing is written; the job is someone else's;
+ * - shutdown outlasted the grace period: the job goes back to the queue for another process.
+ */
+import { Duration, Effect, Either, Fiber, Option, Queue } from "effect"
+import { randomUUID } from "node:crypto"
+import { hostname } from "node:os"
+import { storageKeyOf } from "../artifacts/repository.ts"
+import { ArtifactStore } from "../artifacts/store.ts"
+import { internalError, jobCancelled, renderingFailed } from "../http/api-error.ts"
+import { Metrics } from "../http/metrics.ts"
+import { RenderService } from "../render/service.ts"
+import { MAX_ATTEMPTS, retryDelayMs, supervisorConfig } from "./config.ts"
+import { type Claim, JobStore } from "./job-store.ts"
+import { JobLifecycle } from "./lifecycle.ts"
+import { runRescuer } from "./rescuer.ts"
+import { CHANNELS, JobSignals } from "./signals.ts"
+
+/** Why a render fiber was stopped from outside. */
+type StopReason = "cancelled" | "lease_lost" | "shutdown"
+
+interface RunningJob {
+  readonly stop: (reason: StopReason) => Effect.Effect<void>
+}
+
+/** The longest a slot sleeps without a notification: a safety net for a missed one, not a poll. */
+const IDLE_RECHECK = Duration.seconds(30)
+
+export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervisor", {
+  scoped: Effect.gen(function*() {
+    const config = yield* supervisorConfig
+    const store = yield* JobStore
+    const lifecycle = yield* JobLifecycle
+    const signals = yield* JobSignals
+    const renderer = yield* RenderService
+    const storage = yield* ArtifactStore
+    const metrics = yield* Metrics
+    const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`
+    const running = new Map<string, RunningJob>()
+    let accepting = true
+
+    // One wake-up token per queued job, up to one per slot.
+    const wake = yield* Queue.sliding<void>(config.concurrency)
+    const queued = yield* signals.subscribe(CHANNELS.jobQueued)
+    yield* Queue.take(queued).pipe(Effect.zipRight(Queue.offer(wake, undefined)), Effect.forever, Effect.forkScoped)
+
+    const cancels = yield* signals.subscribe(CHANNELS.cancelRequested)
+    yield* Queue.take(cancels).pipe(
+      Effect.flatMap((jobId) => Option.match(Option.fromNullable(running.get(jobId)), { onNone: () => Effect.void, onSome: (job) => job.stop("cancelled") })),
+      Effect.forever,
+      Effect.forkScoped
+    )
+
+    const attempt = (claim: Claim) =>
+      Effect.gen(function*() {
+        const job = claim.job
+        const spec = job.renderSpec
+        let reason: StopReason | undefined
+        const started = Date.now()
+        const render = yield* renderer.render({
+          markdown: spec.markdown,
+          templateId: spec.templateId,
+          locale: spec.locale,
+          options: spec.options,
+          ...(spec.overrides ? { overrides: spec.overrides } : {}),
+          channel: job.channel as never,
+          requestSha256: job.requestSha256
+        }).pipe(Effect.either, Effect.fork)
+        const stop = (why: StopReason) =>
+          Effect.suspend(() => {
+            reason ??= why
+            return Fiber.interrupt(render)
+          }).pipe(Effect.asVoid)
+        running.set(job.id, { stop })
+
+        const heartbeat = yield* Effect.sleep(Duration.millis(config.leaseMs / 3)).pipe(
+          Effect.zipRight(store.heartbeat(job.id, claim.fencingToken, config.leaseMs)),
+          Effect.flatMap(Option.match({
+            onNone: () => stop("lease_lost"),
+            onSome: ({ cancelRequested }) => (cancelRequested ? stop("cancelled") : Effect.void)
+          })),
+          Effect.forever,
+          Effect.fork
+        )
+        // A cancel asked before this process subscribed, or while the job was being claimed.
+        if (job.cancelRequestedAt !== null) yield* stop("cancelled")
+
+        const outcome = yield* Fiber.await(render)
+        yield* Fiber.interrupt(heartbeat)
+        running.delete(job.id)
+
+        if (reason === "lease_lost") {
+          yield* Effect.logWarning("lease lost; leaving the job to its new holder").pipe(Effect.annotateLogs("jobId", job.id))
+          return
+        }
+        if (reason === "cancelled") {
+          yield* lifecycle.end(claim, "cancelled", jobCancelled().toJobError())
+          return
+        }
+        if (reason === "shutdown") {
+          yield* store.requeue(claim, 0)
+          yield* signals.notify(CHANNELS.jobQueued, job.id)
+          return
+        }
+        if (outcome._tag !== "Success") return yield* Effect.failCause(outcome.cause)
+        const result = outcome.value
+        metrics.recordRender(Either.isRight(result) ? "succeeded" : "failed", (Date.now() - started) / 1000)
+
+        if (Either.isRight(result)) {
+          const artifactId = randomUUID()
+          const storageKey = storageKeyOf(artifactId)
+          const stored = yield* Effect.either(storage.put(storageKey, result.right.pdf))
+          if (Either.isLeft(stored)) return yield* retryOrFail(claim, stored.left.message)
+          const won = yield* lifecycle.succeed(claim, result.right, { id: artifactId, storageKey })
+          // Bytes of a lost claim belong to no row: remove them.
+          if (!won) yield* Effect.ignore(storage.remove(storageKey))
+          return
+        }
+        const failure = result.left
+        if (failure._tag === "RenderingFailed" && failure.reason === "crashed") return yield* retryOrFail(claim, failure.message)
+        yield* lifecycle.end(claim, "failed", renderingFailed(failure.message).toJobError())
+      }).pipe(Effect.annotateLogs({ jobId: claim.job.id, attempt: String(claim.job.attemptCount) }))
+
+    const retryOrFail = (claim: Claim, reason: string) =>
+      Effect.gen(function*() {
+        yield* Effect.logWarning(`transient failure: ${reason}`)
+        if (claim.job.attemptCount >= MAX_ATTEMPTS) {
+          yield* lifecycle.end(claim, "failed", internalError().toJobError())
+        } else {
+          yield* store.requeue(claim, retryDelayMs(claim.job.attemptCount))
+        }
+      })
+
+    const idle = Effect.gen(function*() {
+      const due = yield* store.nextDueInMs
+      const wait = Option.match(due, { onNone: () => IDLE_RECHECK, onSome: (ms) => Duration.min(Duration.millis(Math.max(ms, 10)), IDLE_RECHECK) })
+      yield* Queue.take(wake).pipe(Effect.timeoutOption(wait))
+    })
+
+    const slot = Effect.gen(function*() {
+      while (accepting) {
+        const claim = yield* store.claim(owner, config.leaseMs)
+        if (Option.isSome(claim)) {
+          yield* attempt(claim.value).pipe(Effect.catchAllCause((cause) => Effect.logError("job attempt failed unexpectedly", cause)))
+        } else {
+          yield* idle
+        }
+      }
+    })
+
+    const slots = yield* Effect.forEach(Array.from({ length: config.concurrency }), () => Effect.forkDaemon(slot))
+    yield* runRescuer(config.leaseMs).pipe(Effect.forkScoped)
+
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        accepting = false
+        yield* Queue.offerAll(wake, Array.from({ length: config.concurrency }, () => undefined))
+        const finished = yield* Fiber.joinAll(slots).pipe(Effect.timeoutOption(Duration.millis(config.shutdownGraceMs)))
+        if (Option.isNone(finished)) {
+          yield* Effect.logWarning(`handing back ${running.size} running jobs after the shutdown grace period`)
+          yield* Effect.forEach([...running.values()], (job) => job.stop("shutdown"), { discard: true })
+          yield* Fiber.joinAll(slots).pipe(Effect.timeoutOption(Duration.seconds(5)))
+        }
+        yield* Fiber.interruptAll(slots)
+      }).pipe(Effect.ignore)
+    )
+
+    return { owner } as const
+  })
+}) {}
