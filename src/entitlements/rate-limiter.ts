@@ -1,0 +1,55 @@
+/**
+ * Token buckets per owner and rate class (contract section 7), kept in `rate_limit_buckets` so
+ * every server process on one database draws from the same bucket. Refill and take happen in one
+ * statement, on the database clock: an upsert whose update only applies while a whole token is
+ * there, under the row lock PostgreSQL takes for `on conflict do update`. Two processes can then
+ * never both spend the last token, and no process's clock skews the refill.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { type ApiError, rateLimited } from "../http/api-error.ts"
+import { type RateClass, rateLimitConfig } from "./rate-limit-config.ts"
+
+export type { RateClass } from "./rate-limit-config.ts"
+
+export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLimiter", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const perMinute = yield* rateLimitConfig
+
+    // The bucket's tokens now: what was left plus the refill since, up to capacity. "Now" is the
+    // statement's start (`now()` would be its transaction's, stale inside a long one). A statement
+    // that waited for another's row lock may find a `refilled_at` after its own start: no time.
+    const refilled = (capacity: number) =>
+      sql`least(${capacity}::float8, bucket.tokens + greatest(0, extract(epoch from statement_timestamp() - bucket.refilled_at))::float8 * ${capacity / 60}::float8)`
+
+    const takeToken = (accountId: string, rateClass: RateClass, capacity: number) =>
+      sql<{ tokens: number }>`
+        insert into rate_limit_buckets as bucket (account_id, class, tokens, refilled_at)
+        values (${accountId}, ${rateClass}, ${capacity - 1}, statement_timestamp())
+        on conflict (account_id, class) do update
+          set tokens = ${refilled(capacity)} - 1, refilled_at = greatest(bucket.refilled_at, statement_timestamp())
+          where ${refilled(capacity)} >= 1
+        returning tokens`.pipe(Effect.orDie)
+
+    /** Whole seconds until the bucket holds one token again; at least 1, as `Retry-After` needs. */
+    const secondsUntilToken = (accountId: string, rateClass: RateClass, capacity: number) =>
+      Effect.map(
+        sql<{ tokens: number }>`
+          select ${refilled(capacity)} as tokens from rate_limit_buckets as bucket
+          where account_id = ${accountId} and class = ${rateClass}`,
+        (rows) => Math.max(1, Math.ceil(((1 - (rows[0]?.tokens ?? 0)) * 60) / capacity))
+      ).pipe(Effect.orDie)
+
+    /** Spends one token of the owner's `rateClass` bucket, or fails with 429 `rate_limited`. */
+    const take = (accountId: string, rateClass: RateClass): Effect.Effect<void, ApiError> => {
+      const capacity = perMinute[rateClass]
+      return Effect.flatMap(takeToken(accountId, rateClass, capacity), (taken) =>
+        taken.length > 0
+          ? Effect.void
+          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (seconds) => Effect.fail(rateLimited(seconds))))
+    }
+
+    return { take } as const
+  })
+}) {}

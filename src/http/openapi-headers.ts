@@ -1,0 +1,55 @@
+/**
+ * What `HttpApi` cannot declare, added to the generated OpenAPI document so that it tells the
+ * truth: the response headers the server sends (`X-Correlation-Id` everywhere, `Retry-After` on
+ * 429 and 503, `Allow` on 405, `Content-Disposition` on PDFs, `Idempotency-Replayed` where an
+ * Idempotency-Key is taken), and no trace of the built-in decode-error body, which the error
+ * envelope replaces before any client sees it.
+ */
+type Json = Record<string, any>
+
+const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema })
+
+const HEADERS = {
+  "X-Correlation-Id": header("A fresh id per response, quoted in error bodies as details.correlationId", { type: "string", format: "uuid" }),
+  "Retry-After": header("Seconds to wait before retrying", { type: "string", pattern: "^[0-9]+$" }),
+  Allow: header("The methods this path accepts"),
+  "Content-Disposition": header('attachment; filename="…" (with filename* for names outside ASCII)'),
+  "Idempotency-Replayed": header("true when this response replays an earlier request's result", { type: "string", enum: ["true"] })
+}
+
+const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
+
+/** The decode error's place is taken by the envelope of the path's dialect. */
+const withoutDecodeError = (schema: Json | undefined, path: string): Json | undefined => {
+  if (schema?.$ref === DECODE_ERROR_REF) {
+    return { $ref: `#/components/schemas/${path.startsWith("/api/v2") ? "PublishingErrorEnvelope" : "V1ErrorBody"}` }
+  }
+  if (!schema?.anyOf) return schema
+  const rest = schema.anyOf.filter((option: Json) => option.$ref !== DECODE_ERROR_REF)
+  return rest.length === 1 ? rest[0] : { ...schema, anyOf: rest }
+}
+
+export const describeHeaders = (spec: Json): Json => {
+  for (const [path, operations] of Object.entries<Json>(spec.paths ?? {})) {
+    for (const operation of Object.values<Json>(operations)) {
+      const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === "header" && p.name.toLowerCase() === "idempotency-key")
+      for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+        for (const content of Object.values<Json>(response.content ?? {})) content.schema = withoutDecodeError(content.schema, path)
+        if (status === "400" && response.description === "The request did not match the expected schema") {
+          response.description = "The request is malformed: not JSON, wrong shape, unknown property, or an invalid header, path or query value."
+        }
+        const headers: Json = { "X-Correlation-Id": HEADERS["X-Correlation-Id"] }
+        if (status === "429" || status === "503") headers["Retry-After"] = HEADERS["Retry-After"]
+        if (status === "405") headers.Allow = HEADERS.Allow
+        if (response.content?.["application/pdf"]) headers["Content-Disposition"] = HEADERS["Content-Disposition"]
+        if (idempotent && status !== "429" && status !== "503") headers["Idempotency-Replayed"] = HEADERS["Idempotency-Replayed"]
+        response.headers = { ...response.headers, ...headers }
+      }
+    }
+  }
+  const referenced = JSON.stringify(spec.paths)
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) {
+    if (!referenced.includes(`#/components/schemas/${name}"`)) delete spec.components?.schemas?.[name]
+  }
+  return spec
+}

@@ -1,0 +1,48 @@
+/**
+ * A custom template (contract section 8): an owner's saved set of overrides on a built-in
+ * template: the render options a conversion may also send, plus the paper and the font family.
+ */
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { type ApiError, unprocessable } from "../http/api-error.ts"
+import { findTemplate } from "../render/catalog.ts"
+import { RenderOptions } from "../render/options.ts"
+import { RenderOverrides } from "../render/overrides.ts"
+
+export const CustomTemplateOptions = Schema.Struct({ ...RenderOptions.fields, ...RenderOverrides.fields })
+export type CustomTemplateOptions = typeof CustomTemplateOptions.Type
+
+export interface CustomTemplateDefinition {
+  readonly name: string
+  readonly baseTemplateId: string
+  readonly options: CustomTemplateOptions
+}
+
+export interface CustomTemplate extends CustomTemplateDefinition {
+  readonly id: string
+  readonly createdAt: Date
+  /** Set when the owner deleted it; a deleted template is found by nobody. */
+  readonly deletedAt: Date | null
+}
+
+const decodeOptions = Schema.decodeUnknownEither(CustomTemplateOptions, { onExcessProperty: "error", errors: "first" })
+
+/**
+ * The definition a well-formed request asks for, or 422 when its content cannot be accepted: an
+ * unknown base template, a colour that is not `#rrggbb`, an unknown accent, paper or font family.
+ * (The request's shape, and so every 400, is the HTTP schema's.)
+ */
+export const toDefinition = (request: {
+  readonly name: string
+  readonly baseTemplateId: string
+  readonly options: unknown
+}): Effect.Effect<CustomTemplateDefinition, ApiError> => {
+  if (!findTemplate(request.baseTemplateId)) {
+    return Effect.fail(unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`))
+  }
+  const options = decodeOptions(request.options)
+  if (Either.isLeft(options)) {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
+    return Effect.fail(unprocessable(`options.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`))
+  }
+  return Effect.succeed({ name: request.name, baseTemplateId: request.baseTemplateId, options: options.right })
+}
