@@ -7,6 +7,7 @@ import { convert, createAccount } from "../helpers/api.ts"
 import { freshDatabase } from "../helpers/database.ts"
 import { pdfText } from "../helpers/pdf.ts"
 import { startServer } from "../helpers/server.ts"
+import type { TestContext } from "../helpers/tap.ts"
 
 const request = {
   markdown: "# Same bytes\n\nWhatever the runtime, **this** renders identically: ünïcødé, 日本語, العربية.",
@@ -15,7 +16,7 @@ const request = {
   options: { pageNumbers: true }
 }
 
-const convertOn = async (runtime: "node" | "deno") => {
+const convertOn = async (t: TestContext, runtime: "node" | "deno") => {
   const database = await freshDatabase("pglite")
   t.teardown(database.drop)
   const server = await startServer(t, database.env, runtime)
@@ -25,9 +26,11 @@ const convertOn = async (runtime: "node" | "deno") => {
   return response
 }
 
-const underDeno = await convertOn("deno")
-t.equal(underDeno.status, 200, "Deno serves v1 convert")
-t.match(pdfText(underDeno.pdf!), /Same bytes/)
-const underNode = await convertOn("node")
-t.equal(underNode.status, 200)
-t.ok(Buffer.from(underDeno.pdf!).equals(Buffer.from(underNode.pdf!)), "Deno and Node return the same PDF bytes")
+t.test("Deno and Node servers convert to the same bytes", async (t) => {
+  const underDeno = await convertOn(t, "deno")
+  t.equal(underDeno.status, 200, "Deno serves v1 convert")
+  t.match(pdfText(underDeno.pdf!), /Same bytes/)
+  const underNode = await convertOn(t, "node")
+  t.equal(underNode.status, 200)
+  t.ok(Buffer.from(underDeno.pdf!).equals(Buffer.from(underNode.pdf!)), "Deno and Node return the same PDF bytes")
+})
