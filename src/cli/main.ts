@@ -3,6 +3,7 @@
  * that cannot be carried out as written, 1 for anything else.
  */
 import { accountsUsage, creditsUsage, keysUsage, runAccounts, runCredits, runKeys } from "./accounts.ts"
+import { migrateUsage, runMigrate } from "./migrate.ts"
 import { renderUsage, runRender } from "./render.ts"
 import { runServe, serveUsage } from "./serve.ts"
 import { UsageError } from "./usage-error.ts"
@@ -10,12 +11,13 @@ import { UsageError } from "./usage-error.ts"
 const commands: Readonly<Record<string, (argv: ReadonlyArray<string>) => Promise<void>>> = {
   render: runRender,
   serve: runServe,
+  migrate: runMigrate,
   accounts: runAccounts,
   keys: runKeys,
   credits: runCredits
 }
 
-const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...[renderUsage, serveUsage, accountsUsage, keysUsage, creditsUsage].map((line) => `  ${line.replace("usage: pressroom ", "")}`)].join("\n")
+const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...[renderUsage, serveUsage, migrateUsage, accountsUsage, keysUsage, creditsUsage].map((line) => `  ${line.replace("usage: pressroom ", "")}`)].join("\n")
 
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [name, ...rest] = argv

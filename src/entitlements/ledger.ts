@@ -1,0 +1,175 @@
+/**
+ * The unit ledger (specification section 3, rules on units; contract section 6). A final job
+ * reserves its units at admission, commits them once its artifact is finalised and releases them
+ * when it fails or is cancelled. Reservations of one account serialise on its `accounts` row
+ * (`select … for update`), so concurrent admissions can never reserve more than is left: under
+ * PostgreSQL's default READ COMMITTED, the count that follows the lock sees every reservation
+ * committed while it waited.
+ *
+ * `reserve`, `commit` and `release` join the caller's transaction: the job supervisor writes the
+ * job and its reservation (or the job's terminal state and the settlement) atomically. `reserve`
+ * opens a savepoint of its own, or a transaction when called outside one, so its lock is always
+ * held until the reservation is written.
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Plan } from "../accounts/principal.ts"
+import { type ApiError, invalidRequest, notFound, quotaExhausted, unprocessable } from "../http/api-error.ts"
+import { CATALOG_VERSION } from "../render/catalog.ts"
+import {
+  MAX_PACKS_PER_PURCHASE,
+  monthlyAllowance,
+  nextPool,
+  PACK_UNITS,
+  periodStartOf,
+  type Pool,
+  poolFor,
+  sourceOf,
+  type Tally,
+  UNLIMITED,
+  usageOf
+} from "./allowance.ts"
+import type { EntitlementSnapshot, Usage } from "./entitlement.ts"
+
+export interface ReserveInput {
+  readonly accountId: string
+  readonly jobId: string
+  /** The job's disclosed unit count: 1 to 100 (1 for every final job of the contract). */
+  readonly units: number
+}
+
+interface AccountRow {
+  readonly plan: Plan
+  readonly monthly_units: number | null
+}
+
+/** The `date` a period is stored as. */
+const periodDate = (periodStart: Date) => periodStart.toISOString().slice(0, 10)
+
+const snapshotOf = (plan: Plan, pool: Pool, units: number, now: Date): EntitlementSnapshot => ({
+  capturedAt: now.toISOString(),
+  catalogVersion: CATALOG_VERSION,
+  plan,
+  source: sourceOf(plan, pool),
+  units
+})
+
+const checkUnits = (units: number, minimum: number) =>
+  Number.isInteger(units) && units >= minimum && units <= 100 ? Effect.void : Effect.dieMessage(`a job's units must be an integer from ${minimum} to 100, got ${units}`)
+
+export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    // The clock is Effect's, so that tests can move to another month.
+    const currentTime = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
+
+    const readAccount = (accountId: string) =>
+      sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId}`
+    const lockAccount = (accountId: string) =>
+      sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId} for update`
+
+    /** The account behind a principal or a job: its absence is a bug of the caller, not a client error. */
+    const existing = (rows: ReadonlyArray<AccountRow>, accountId: string) =>
+      rows[0] ? Effect.succeed(rows[0]) : Effect.dieMessage(`no account ${accountId}`)
+
+    const tallyOf = (accountId: string, periodStart: Date) =>
+      Effect.map(
+        sql<{ allowance_committed: number; allowance_reserved: number; credit_added: number; credit_committed: number; credit_reserved: number }>`
+          select
+            (select coalesce(sum(units), 0)::int from credit_packs where account_id = ${accountId}) as credit_added,
+            coalesce(sum(units) filter (where source <> 'credit_pack' and state = 'committed'), 0)::int as allowance_committed,
+            coalesce(sum(units) filter (where source <> 'credit_pack' and state = 'reserved'), 0)::int as allowance_reserved,
+            coalesce(sum(units) filter (where source = 'credit_pack' and state = 'committed'), 0)::int as credit_committed,
+            coalesce(sum(units) filter (where source = 'credit_pack' and state = 'reserved'), 0)::int as credit_reserved
+          from unit_reservations
+          where account_id = ${accountId} and state <> 'released'
+            and (source = 'credit_pack' or period_start = ${periodDate(periodStart)}::date)`,
+        ([row]): Tally => ({
+          allowanceCommitted: row!.allowance_committed,
+          allowanceReserved: row!.allowance_reserved,
+          creditAdded: row!.credit_added,
+          creditCommitted: row!.credit_committed,
+          creditReserved: row!.credit_reserved
+        })
+      )
+
+    const usageIn = (accountId: string, account: AccountRow) =>
+      Effect.gen(function*() {
+        const periodStart = periodStartOf(yield* currentTime)
+        return usageOf(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(accountId, periodStart), periodStart)
+      })
+
+    /**
+     * Reserves `units` for the final job `jobId`: from this month's allowance, else from credit
+     * packs; 402 `quota_exhausted` when neither has them. Run it inside the transaction that
+     * writes the job.
+     */
+    const reserve = (input: ReserveInput): Effect.Effect<EntitlementSnapshot, ApiError> =>
+      Effect.gen(function*() {
+        yield* checkUnits(input.units, 1)
+        const now = yield* currentTime
+        const periodStart = periodStartOf(now)
+        const account = yield* Effect.flatMap(lockAccount(input.accountId), (rows) => existing(rows, input.accountId))
+        const pool = poolFor(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(input.accountId, periodStart), input.units)
+        if (pool === undefined) return yield* Effect.fail(quotaExhausted())
+        const source = pool === "credit_pack" ? "credit_pack" : account.plan === "admin" ? "admin" : "allowance"
+        yield* sql`
+          insert into unit_reservations (id, account_id, job_id, period_start, source, units, state)
+          values (${randomUUID()}, ${input.accountId}, ${input.jobId}, ${periodDate(periodStart)}::date, ${source}, ${input.units}, 'reserved')`
+        return snapshotOf(account.plan, pool, input.units, now)
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const settle = (jobId: string, state: "committed" | "released") =>
+      sql`update unit_reservations set state = ${state}, settled_at = now() where job_id = ${jobId} and state = 'reserved'`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    /** The job's reserved units become used (its artifact is final). Nothing happens when it reserved none or was settled already. */
+    const commit = (jobId: string): Effect.Effect<void> => settle(jobId, "committed")
+
+    /** The job's reserved units return to the account (it failed or was cancelled). Nothing happens when it reserved none or was settled already. */
+    const release = (jobId: string): Effect.Effect<void> => settle(jobId, "released")
+
+    /** The snapshot of a job that reserves nothing (a preview, `units` 0): the plan, and the pool the account's next unit would come from. */
+    const snapshot = (accountId: string, units: number): Effect.Effect<EntitlementSnapshot> =>
+      Effect.gen(function*() {
+        yield* checkUnits(units, 0)
+        const now = yield* currentTime
+        const account = yield* Effect.flatMap(readAccount(accountId), (rows) => existing(rows, accountId))
+        const tally = yield* tallyOf(accountId, periodStartOf(now))
+        return snapshotOf(account.plan, nextPool(monthlyAllowance(account.plan, account.monthly_units), tally), units, now)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** The account's units this month (contract section 9). */
+    const usage = (accountId: string): Effect.Effect<Usage> =>
+      Effect.flatMap(readAccount(accountId), (rows) => existing(rows, accountId)).pipe(
+        Effect.flatMap((account) => usageIn(accountId, account)),
+        Effect.catchTag("SqlError", Effect.die)
+      )
+
+    /**
+     * Adds `packs` credit packs of 250 units to the account; answers its usage afterwards. An
+     * unlimited account is refused (422): packs would add nothing to it.
+     */
+    const addCreditPacks = (accountId: string, packs: number): Effect.Effect<Usage, ApiError> =>
+      Effect.gen(function*() {
+        if (!Number.isInteger(packs) || packs < 1 || packs > MAX_PACKS_PER_PURCHASE) {
+          return yield* Effect.fail(invalidRequest(`packs must be an integer from 1 to ${MAX_PACKS_PER_PURCHASE}`))
+        }
+        const [account] = yield* lockAccount(accountId)
+        if (!account) return yield* Effect.fail(notFound("account"))
+        if (monthlyAllowance(account.plan, account.monthly_units) === UNLIMITED) {
+          return yield* Effect.fail(unprocessable("the account's entitlement is unlimited; credit packs would add nothing"))
+        }
+        yield* sql`
+          insert into credit_packs (id, account_id, packs, units)
+          values (${randomUUID()}, ${accountId}, ${packs}, ${packs * PACK_UNITS})`
+        return yield* usageIn(accountId, account)
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    return { reserve, commit, release, snapshot, usage, addCreditPacks } as const
+  })
+}) {}
