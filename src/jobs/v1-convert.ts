@@ -7,7 +7,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
 import { requireScope } from "../accounts/principal.ts"
-import { ArtifactRepository } from "../artifacts/repository.ts"
+import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
 import { RateLimiter } from "../entitlements/rate-limiter.ts"
 import { ApiError, internalError, notFound, serviceUnavailable, unprocessable } from "../http/api-error.ts"
@@ -28,7 +28,6 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
     const jobs = yield* Jobs
     const rateLimiter = yield* RateLimiter
     const customTemplates = yield* CustomTemplates
-    const artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
     const { renderTimeoutMs } = yield* supervisorConfig
     // Every attempt may run to the render deadline, with backoff between them.
@@ -74,13 +73,13 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
         const job = yield* jobs.awaitEnd(admitted.id, longestJob).pipe(Effect.onInterrupt(() => cancel))
         switch (job.status) {
           case "succeeded": {
-            const artifact = Option.getOrThrow(yield* artifacts.find(job.artifactId!))
-            const pdf = yield* storage.get(artifact.storage_key).pipe(
+            // The artifact's bytes are stored under a key made from its id alone.
+            const pdf = yield* storage.get(storageKeyOf(job.artifactId!)).pipe(
               Effect.mapError(() => serviceUnavailable("the PDF is temporarily unreadable; retry"))
             )
             return HttpServerResponse.uint8Array(pdf, {
               contentType: "application/pdf",
-              headers: { "content-disposition": attachment(artifact.filename) }
+              headers: { "content-disposition": attachment(job.renderSpec.filename) }
             })
           }
           case "failed":
