@@ -20,18 +20,12 @@ import { freshDatabase, type DatabaseKind } from "../test/helpers/database.ts"
 import { startServer } from "../test/helpers/server.ts"
 import { Renderer } from "../src/render/renderer.ts"
 import { documents, variant } from "./documents.ts"
+import { quantile } from "./stats.ts"
 
 const letter = documents().find((doc) => doc.name === "one-page letter")!
 const postgresUrl = process.env.PRESSROOM_BENCH_DATABASE_URL ?? process.env.PRESSROOM_TEST_DATABASE_URL
 if (postgresUrl) process.env.PRESSROOM_TEST_DATABASE_URL = postgresUrl
 
-const quantile = (values: ReadonlyArray<number>, q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const position = (sorted.length - 1) * q
-  const low = Math.floor(position)
-  const high = Math.ceil(position)
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low)
-}
 
 let serial = 0
 const body = () => JSON.stringify({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })

@@ -18,6 +18,7 @@ import { createNativeEngine } from "../src/render/engine/native.ts"
 import { loadFonts } from "../src/render/fonts/manifest.ts"
 import { Renderer } from "../src/render/renderer.ts"
 import { allScripts, type BenchDocument, documents, variant } from "./documents.ts"
+import { median, quantile } from "./stats.ts"
 
 interface Plan {
   readonly iterations: number
@@ -27,14 +28,6 @@ interface Plan {
 const planFor = (doc: BenchDocument): Plan =>
   doc.markdown.length < 20_000 ? { iterations: 30, batch: 24 } : doc.markdown.length < 100_000 ? { iterations: 7, batch: 4 } : { iterations: 5, batch: 4 }
 
-const quantile = (values: ReadonlyArray<number>, q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const position = (sorted.length - 1) * q
-  const low = Math.floor(position)
-  const high = Math.ceil(position)
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low)
-}
-const median = (values: ReadonlyArray<number>): number => quantile(values, 0.5)
 
 let peakRss = 0
 const sampler = setInterval(() => {

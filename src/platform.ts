@@ -16,6 +16,7 @@ import { JobLifecycle } from "./jobs/lifecycle.ts"
 import { JobSignals } from "./jobs/signals.ts"
 import { Supervisor } from "./jobs/supervisor.ts"
 import { RenderService } from "./render/service.ts"
+import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
 import { Outbox } from "./webhooks/outbox.ts"
 
@@ -33,7 +34,7 @@ const FoundationLive = Layer.mergeAll(
   JobSignals.Default
 )
 
-export const PlatformLive = Layer.mergeAll(Jobs.Default, Supervisor.Default).pipe(
+export const PlatformLive = Layer.mergeAll(Jobs.Default, Supervisor.Default, Sweeper.Default).pipe(
   Layer.provideMerge(JobLifecycle.Default),
   Layer.provideMerge(FoundationLive),
   Layer.provideMerge(MigratedDatabaseLive)

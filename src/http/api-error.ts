@@ -81,14 +81,7 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   }
 
   toPublishingError(correlationId: string): PublishingError {
-    return {
-      category: this.category,
-      code: this.code,
-      httpStatus: this.httpStatus,
-      message: this.message,
-      retryable: this.retryable,
-      details: { ...this.details, correlationId }
-    }
+    return { ...this.toJobError(), details: { ...this.details, correlationId } }
   }
 
   /** The error as a job carries it (`job.error`): no request, so no correlation id. */

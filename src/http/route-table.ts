@@ -11,11 +11,19 @@ export interface RouteTable {
 const toPattern = (path: string) =>
   new RegExp(`^${path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}/?$`)
 
-export const routeTable = (api: HttpApi.HttpApi.Any, extra: ReadonlyArray<{ method: string; path: string }> = []): RouteTable => {
+/** `hidden`: path prefixes that answer as unknown (the admin API when it is off). */
+export const routeTable = (
+  api: HttpApi.HttpApi.Any,
+  extra: ReadonlyArray<{ method: string; path: string }> = [],
+  hidden: ReadonlyArray<string> = []
+): RouteTable => {
   const routes: Array<{ pattern: RegExp; method: string; path: string }> = extra.map((route) => ({ pattern: toPattern(route.path), ...route }))
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => routes.push({ pattern: toPattern(endpoint.path), method: endpoint.method, path: endpoint.path })
+    onEndpoint: ({ endpoint }) => {
+      if (hidden.some((prefix) => endpoint.path.startsWith(prefix))) return
+      routes.push({ pattern: toPattern(endpoint.path), method: endpoint.method, path: endpoint.path })
+    }
   })
   return {
     methodsFor: (pathname) => {

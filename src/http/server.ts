@@ -4,10 +4,11 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { AdminHandlers } from "../accounts/admin-http.ts"
 import { AuthenticationLive } from "../accounts/authentication.ts"
+import { adminTokenConfig } from "../accounts/config.ts"
 import { V1Handlers } from "../jobs/v1-convert.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
@@ -19,7 +20,9 @@ import { routeTable } from "./route-table.ts"
 
 const DOCS_PATH = "/docs"
 
-const routes = routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }])
+/** With the admin API off, its paths are unknown routes in every respect (404, never 405 or 415). */
+const routes = Effect.map(adminTokenConfig, (token) =>
+  routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }], Option.isNone(token) ? ["/admin/"] : []))
 
 const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
   Layer.provide([OpsHandlers, V1Handlers, TemplatesHandlers, AdminHandlers]),
@@ -32,7 +35,7 @@ const HttpLive = Layer.unwrapEffect(
 
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
-  Layer.provide(HttpApiBuilder.middleware(errorEnvelope(routes))),
+  Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,
   Layer.provide(HttpLive),

@@ -285,5 +285,8 @@ await forEachDatabase(t, async (t, database) => {
     const unknownRoute = await requestJson(testServer, "GET", "/admin/v1/nothing-here")
     t.equal(unknownRoute.body.error.message, (await admin(testServer, "GET", `/admin/v1/accounts/${accountId}`)).body.error.message,
       "the same answer as a route that does not exist")
+    isError(t, await admin(testServer, "DELETE", "/admin/v1/accounts", undefined, null), 404, "not_found", "a wrong method is not a 405 that would reveal the route")
+    const notJson = await fetch(`${testServer.url}/admin/v1/accounts`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })
+    t.equal(notJson.status, 404, "a body that is not JSON is not a 415 that would reveal the route")
   })
 })

@@ -16,11 +16,9 @@ import { CustomTemplateOptions } from "../../templates/custom-template.ts"
 import { CONTRACT_VERSION } from "../api-error.ts"
 import { withErrors } from "../error-schemas.ts"
 import { Authentication } from "../security.ts"
+import { hexColor, oneOf } from "./content-values.ts"
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
-
-const oneOf = (values: ReadonlyArray<string>) => Schema.String.annotations({ jsonSchema: { type: "string", enum: values } })
-const hexColor = Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" } })
 
 export const CustomTemplateOptionsRequest = Schema.Struct({
   pageNumbers: Schema.optional(Schema.Boolean),

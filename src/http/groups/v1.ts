@@ -7,18 +7,9 @@ import { CREATIVE_ACCENTS } from "../../render/options.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "../../render/renderer.ts"
 import { withErrors } from "../error-schemas.ts"
 import { AuthenticationV1 } from "../security.ts"
+import { hexColor, oneOf } from "./content-values.ts"
 
 const strict = { parseOptions: { onExcessProperty: "error" } } as const
-
-/**
- * Content values (template, locale, colours, accent) are plain strings here and checked by the
- * renderer, because the contract answers them with 422 rather than 400; the document still lists
- * the values a client may send.
- */
-const oneOf = (values: ReadonlyArray<string>, description: string) =>
-  Schema.String.annotations({ description, jsonSchema: { type: "string", enum: values } })
-
-const hexColor = Schema.String.annotations({ jsonSchema: { type: "string", pattern: "^#[0-9a-fA-F]{6}$" } })
 
 export const ConvertOptions = Schema.Struct({
   pageNumbers: Schema.optional(Schema.Boolean),

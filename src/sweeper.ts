@@ -1,0 +1,39 @@
+/**
+ * The sweep (contract sections 1 and 6): every `PRESSROOM_SWEEP_INTERVAL_MS`, artifacts past their
+ * `expiresAt` become `expired` and their bytes are removed, and expired idempotency records are
+ * deleted. Every process sweeps; `skip locked` and idempotent removals make that safe. An
+ * artifact is marked before its bytes go, so a crash between the two leaves at worst a file that
+ * no row names, never a row whose bytes are missing while it claims to be available.
+ */
+import { Config, Duration, Effect } from "effect"
+import { ArtifactRepository } from "./artifacts/repository.ts"
+import { ArtifactStore } from "./artifacts/store.ts"
+import { Idempotency } from "./idempotency/idempotency.ts"
+
+const sweepIntervalConfig = Config.integer("PRESSROOM_SWEEP_INTERVAL_MS").pipe(
+  Config.withDefault(30_000),
+  Config.validate({ message: "PRESSROOM_SWEEP_INTERVAL_MS must be at least 100", validation: (ms) => ms >= 100 })
+)
+
+export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
+  scoped: Effect.gen(function*() {
+    const interval = yield* sweepIntervalConfig
+    const artifacts = yield* ArtifactRepository
+    const storage = yield* ArtifactStore
+    const idempotency = yield* Idempotency
+
+    const sweep = Effect.gen(function*() {
+      const expired = yield* artifacts.expireDue
+      yield* Effect.forEach(expired, (key) => Effect.ignore(storage.remove(key)), { discard: true })
+      yield* idempotency.purgeExpired
+    })
+
+    yield* sweep.pipe(
+      Effect.catchAllCause((cause) => Effect.logError("sweep failed", cause)),
+      Effect.zipRight(Effect.sleep(Duration.millis(interval))),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    return { sweep } as const
+  })
+}) {}

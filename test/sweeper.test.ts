@@ -1,0 +1,46 @@
+/**
+ * The sweep: a final artifact past its lifetime becomes `expired` and its PDF is removed from
+ * storage; an idempotency record past its lifetime is deleted.
+ */
+import t from "tap"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
+import { convert, createAccount, requestJson } from "./helpers/api.ts"
+import { forEachDatabase, runWith } from "./helpers/database.ts"
+import { startServer } from "./helpers/server.ts"
+
+await forEachDatabase(t, async (t, database) => {
+  const server = await startServer(t, {
+    ...database.env,
+    PRESSROOM_FINAL_TTL_SECONDS: "1",
+    PRESSROOM_IDEMPOTENCY_TTL_SECONDS: "1",
+    PRESSROOM_SWEEP_INTERVAL_MS: "200"
+  })
+  const account = await createAccount(server)
+  const pdfs = () => readdirSync(join(server.dataDir, "artifacts")).filter((name) => name.endsWith(".pdf"))
+
+  t.equal((await convert(server, account.key, { markdown: "Short-lived." })).status, 200)
+  const created = await requestJson(server, "POST", "/api/v2/templates", {
+    token: account.key,
+    headers: { "idempotency-key": `sweep-${randomUUID()}` },
+    body: { name: "Short-lived", baseTemplateId: "clean", options: {} }
+  })
+  t.equal(created.status, 201)
+
+  const deadline = Date.now() + 15_000
+  while (pdfs().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  t.same(pdfs(), [], "the expired PDF was removed from storage")
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  await server.stop()
+
+  const rows = await runWith(database, Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const artifacts = yield* sql<{ status: string }>`select status from artifacts`
+    const records = yield* sql<{ n: number }>`select count(*)::int as n from idempotency_records`
+    return { artifacts: artifacts.map((row) => row.status), records: records[0]!.n }
+  }))
+  t.same(rows, { artifacts: ["expired"], records: 0 }, "the artifact row is expired and the idempotency record is gone")
+})
