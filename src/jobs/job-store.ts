@@ -79,11 +79,6 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           Effect.orDie
         ),
 
-      /** Milliseconds until the next delayed retry is due, if one is waiting. */
-      nextDueInMs: sql<{ ms: number | null }>`
-        select (extract(epoch from (min(next_attempt_at) - now())) * 1000)::int as ms
-        from jobs where status = 'queued'`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.ms)), Effect.orDie),
-
       markSucceeded: (claim: Claim, result: { artifactId: string; provenance: Provenance; warnings: ReadonlyArray<RenderWarning> }) =>
         sql`
           update jobs set status = 'succeeded', artifact_id = ${result.artifactId}, provenance = ${json(result.provenance)}::jsonb,

@@ -34,7 +34,10 @@ interface RunningJob {
   readonly stop: (reason: StopReason) => Effect.Effect<void>
 }
 
-/** The longest a slot sleeps without a notification: a safety net for a missed one, not a poll. */
+/**
+ * The longest a slot sleeps without a notification: a safety net for a missed one (or for a
+ * delayed retry whose process died before waking anyone), not a poll.
+ */
 const IDLE_RECHECK = Duration.seconds(30)
 
 export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervisor", {
@@ -46,6 +49,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const renderer = yield* RenderService
     const storage = yield* ArtifactStore
     const metrics = yield* Metrics
+    const scope = yield* Effect.scope
     const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`
     const running = new Map<string, RunningJob>()
     let accepting = true
@@ -138,15 +142,17 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         if (claim.job.attemptCount >= MAX_ATTEMPTS) {
           yield* lifecycle.end(claim, "failed", internalError().toJobError())
         } else {
-          yield* store.requeue(claim, retryDelayMs(claim.job.attemptCount))
+          const delay = retryDelayMs(claim.job.attemptCount)
+          yield* store.requeue(claim, delay)
+          // This process wakes a slot when the retry falls due; none has to ask the database when.
+          yield* Effect.sleep(Duration.millis(delay)).pipe(
+            Effect.zipRight(signals.publishLocal(CHANNELS.jobQueued, claim.job.id)),
+            Effect.forkIn(scope)
+          )
         }
       })
 
-    const idle = Effect.gen(function*() {
-      const due = yield* store.nextDueInMs
-      const wait = Option.match(due, { onNone: () => IDLE_RECHECK, onSome: (ms) => Duration.min(Duration.millis(Math.max(ms, 10)), IDLE_RECHECK) })
-      yield* Queue.take(wake).pipe(Effect.timeoutOption(wait))
-    })
+    const idle = Queue.take(wake).pipe(Effect.timeoutOption(IDLE_RECHECK))
 
     const slot = Effect.gen(function*() {
       while (accepting) {
