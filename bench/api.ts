@@ -24,7 +24,6 @@ import { quantile } from "./stats.ts"
 
 const letter = documents().find((doc) => doc.name === "one-page letter")!
 const postgresUrl = process.env.PRESSROOM_BENCH_DATABASE_URL ?? process.env.PRESSROOM_TEST_DATABASE_URL
-if (postgresUrl) process.env.PRESSROOM_TEST_DATABASE_URL = postgresUrl
 
 
 let serial = 0
@@ -83,7 +82,7 @@ const load = (url: string, key: string, connections: number, seconds: number): P
   })
 
 const benchDatabase = async (kind: DatabaseKind) => {
-  const database = await freshDatabase(kind)
+  const database = await freshDatabase(kind, postgresUrl)
   const server = await startServer(undefined, {
     ...database.env,
     PRESSROOM_RENDER_WORKERS: String(availableParallelism()),

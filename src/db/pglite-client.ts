@@ -11,6 +11,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Stream } from "effect"
 import { Notifications } from "./notifications.ts"
+import { makePreparedStatements } from "./pglite-statements.ts"
 
 const failure = (message: string) => (cause: unknown) => new SqlError.SqlError({ cause, message })
 
@@ -29,13 +30,14 @@ const openDatabase = (options: PgliteOptions) =>
   )
 
 const makeConnection = (db: PGlite): Connection => {
+  const run = makePreparedStatements(db)
   // Without parameters a statement goes through the simple protocol, as node-postgres sends it, so
   // a migration file of several statements runs as one.
   const query = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
     Effect.tryPromise({
       try: async () =>
         params.length > 0
-          ? db.query<any>(sql, params as Array<unknown>, { rowMode })
+          ? run(sql, params, rowMode)
           : (await db.exec(sql, { rowMode })).at(-1) ?? { rows: [] },
       catch: failure("Failed to execute statement")
     })

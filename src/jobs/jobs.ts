@@ -69,49 +69,59 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
       Effect.flatMap(store.find(jobId), (job) =>
         Option.isSome(job) && job.value.accountId === principal.accountId ? Effect.succeed(job.value) : Effect.fail(notFound("job")))
 
-    return {
-      /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
-      admit: (admission: Admission) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const jobId = randomUUID()
-          const accountId = admission.principal.accountId
-          const entitlement = admission.purpose === "final"
-            ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
-            : yield* ledger.snapshot(accountId, 0)
-          const job = yield* store.insert({
-            id: jobId,
-            accountId,
-            documentId: admission.documentId ?? null,
-            revisionId: admission.revisionId ?? null,
-            purpose: admission.purpose,
-            channel: admission.channel,
-            renderSpec: admission.spec,
-            requestSha256: admission.requestSha256,
-            entitlement,
-            provenance: admittedProvenance(admission)
-          })
-          yield* signals.notify(CHANNELS.jobQueued, jobId)
-          return job
-        })).pipe(
-          Effect.tap((job) => signals.publishLocal(CHANNELS.jobQueued, job.id)),
-          Effect.catchTag("SqlError", Effect.die)
-        ),
+    /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
+    const admit = (admission: Admission) =>
+      sql.withTransaction(Effect.gen(function*() {
+        const jobId = randomUUID()
+        const accountId = admission.principal.accountId
+        const entitlement = admission.purpose === "final"
+          ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
+          : yield* ledger.snapshot(accountId, 0)
+        const job = yield* store.insert({
+          id: jobId,
+          accountId,
+          documentId: admission.documentId ?? null,
+          revisionId: admission.revisionId ?? null,
+          purpose: admission.purpose,
+          channel: admission.channel,
+          renderSpec: admission.spec,
+          requestSha256: admission.requestSha256,
+          entitlement,
+          provenance: admittedProvenance(admission)
+        })
+        yield* signals.notify(CHANNELS.jobQueued, jobId)
+        return job
+      })).pipe(Effect.catchTag("SqlError", Effect.die))
 
-      /** The job once it is terminal, or as it stands after `timeout`. */
-      awaitEnd: (jobId: string, timeout: Duration.DurationInput) =>
+    /** Waits on `ended` (subscribed before `job` was admitted) until the job is terminal or the deadline passes. */
+    const awaitEnd = (ended: Queue.Dequeue<string>, admitted: Job, deadline: number) =>
+      Effect.gen(function*() {
+        let job = admitted
+        while (true) {
+          const left = deadline - Date.now()
+          if (isTerminal(job.status) || left <= 0) return job
+          yield* Queue.take(ended).pipe(
+            Effect.repeat({ until: (id) => id === job.id }),
+            Effect.timeoutOption(Duration.min(Duration.millis(left), AWAIT_RECHECK))
+          )
+          job = Option.getOrThrow(yield* store.find(job.id))
+        }
+      })
+
+    return {
+      admit,
+
+      /**
+       * Admits a job and waits for it to end: the job once it is terminal, or as it stands after
+       * `timeout`. The wait listens before the job exists, so the admitted job needs no re-read
+       * and no ending can slip past. `onInterrupt` runs when the caller stops waiting early.
+       */
+      admitAndAwait: (admission: Admission, timeout: Duration.DurationInput, onInterrupt: (job: Job) => Effect.Effect<void>) =>
         Effect.scoped(Effect.gen(function*() {
           const ended = yield* signals.subscribe(CHANNELS.jobEnded)
           const deadline = Date.now() + Duration.toMillis(timeout)
-          while (true) {
-            const job = Option.getOrThrow(yield* store.find(jobId))
-            const left = deadline - Date.now()
-            if (isTerminal(job.status) || left <= 0) return job
-            const wait = Duration.min(Duration.millis(left), AWAIT_RECHECK)
-            yield* Queue.take(ended).pipe(
-              Effect.repeat({ until: (id) => id === jobId }),
-              Effect.timeoutOption(wait)
-            )
-          }
+          const admitted = yield* admit(admission)
+          return yield* awaitEnd(ended, admitted, deadline).pipe(Effect.onInterrupt(() => onInterrupt(admitted)))
         })),
 
       /**

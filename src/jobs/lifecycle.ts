@@ -71,7 +71,7 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
           })
           yield* signals.notify(CHANNELS.jobEnded, job.id)
           return true
-        })).pipe(Effect.tap((won) => (won ? signals.publishLocal(CHANNELS.jobEnded, claim.job.id) : Effect.void)), Effect.orDie),
+        })).pipe(Effect.orDie),
 
       /** Ends a claimed job as failed or cancelled; false when the claim was lost. */
       end: (claim: Claim, status: "failed" | "cancelled", error: PublishingError) =>
@@ -79,7 +79,7 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
           const won = yield* store.markEnded(claim, status, error)
           if (won) yield* ended(claim.job, status, error)
           return won
-        })).pipe(Effect.tap((won) => (won ? signals.publishLocal(CHANNELS.jobEnded, claim.job.id) : Effect.void)), Effect.orDie),
+        })).pipe(Effect.orDie),
 
       /** Ends a job nobody holds; call inside a transaction that has locked it. */
       endUnclaimed: (job: Job, status: "failed" | "cancelled", error: PublishingError) =>

@@ -2,9 +2,10 @@
  * Wake-ups between processes, over PostgreSQL notifications: a job became claimable, a job
  * ended, a cancel was asked for. One LISTEN per channel per process, fanned out in memory,
  * because an UNLISTEN by one subscriber would silence every other one on that connection.
- * Send with `notify` inside the transaction whose commit the others must see; after that commit,
- * `publishLocal` tells this process's own subscribers at once, without the database's round trip
- * (subscribers see a payload twice and must not mind).
+ * Send with `notify` inside the transaction whose commit the others must see: the database
+ * delivers it at commit to every process, this one included (PGlite within the COMMIT call itself),
+ * so a second, local announcement would only wake a slot twice for one job. `publishLocal` is for
+ * wake-ups that concern this process alone, such as its own delayed retry falling due.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, PubSub, Queue, Scope, Stream } from "effect"

@@ -68,9 +68,8 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
         yield* rateLimiter.take(principal.accountId, "convert")
         const spec = yield* specOf(principal.accountId, payload)
         const requestSha256 = jcsSha256({ operation: "v1.convert", pathParams: {}, body: payload })
-        const admitted = yield* jobs.admit({ principal, purpose: "final", channel: "rest_v1", spec, requestSha256 })
-        const cancel = jobs.cancel(principal, admitted.id).pipe(Effect.ignore)
-        const job = yield* jobs.awaitEnd(admitted.id, longestJob).pipe(Effect.onInterrupt(() => cancel))
+        const cancel = (jobId: string) => jobs.cancel(principal, jobId).pipe(Effect.ignore)
+        const job = yield* jobs.admitAndAwait({ principal, purpose: "final", channel: "rest_v1", spec, requestSha256 }, longestJob, (admitted) => cancel(admitted.id))
         switch (job.status) {
           case "succeeded": {
             // The artifact's bytes are stored under a key made from its id alone.
@@ -87,7 +86,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
           case "cancelled":
             return yield* Effect.fail(internalError())
           default:
-            yield* cancel
+            yield* cancel(job.id)
             return yield* Effect.fail(serviceUnavailable("the conversion did not finish in time; retry"))
         }
       }))

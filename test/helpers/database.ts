@@ -92,7 +92,12 @@ const freshPostgres = async (serverUrl: string): Promise<TestDatabase & { drop: 
 
 export const databaseKinds: ReadonlyArray<DatabaseKind> = postgresServerUrl ? ["pglite", "postgres"] : ["pglite"]
 
-export const freshDatabase = (kind: DatabaseKind) => (kind === "pglite" ? freshPglite() : freshPostgres(postgresServerUrl!))
+/** A fresh database of `kind`; PostgreSQL ones are made on `serverUrl`, by default the test server's. */
+export const freshDatabase = (kind: DatabaseKind, serverUrl = postgresServerUrl) => {
+  if (kind === "pglite") return freshPglite()
+  if (!serverUrl) throw new Error("no PostgreSQL server URL: set PRESSROOM_TEST_DATABASE_URL")
+  return freshPostgres(serverUrl)
+}
 
 /** Runs `body` once per available database, each in a subtest with a fresh database dropped afterwards. */
 export const forEachDatabase = async (
