@@ -89,7 +89,6 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
           entitlement,
           provenance: admittedProvenance(admission)
         })
-        yield* signals.notify(CHANNELS.jobQueued, jobId)
         return job
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
@@ -138,7 +137,6 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
             }
             if (job.status === "running") {
               yield* store.requestCancel(jobId)
-              yield* signals.notify(CHANNELS.cancelRequested, jobId)
             } else {
               yield* lifecycle.endUnclaimed(job, "cancelled", jobCancelled().toJobError())
             }

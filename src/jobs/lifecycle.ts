@@ -1,7 +1,7 @@
 /**
  * How a job ends, each as one transaction (specification section 3, contract section 6): the
  * job's terminal state, its unit committed (success) or released (failure, cancel), the artifact
- * row, and the outbox event, with a notification to whoever awaits the job. Writes after a claim
+ * row, and the outbox event (the job's trigger tells whoever awaits it). Writes after a claim
  * are fenced; when the fence refuses, nothing of the transaction is written.
  */
 import { SqlClient } from "@effect/sql"
@@ -14,7 +14,6 @@ import { Outbox } from "../webhooks/outbox.ts"
 import { jobEventData } from "./events.ts"
 import type { Job } from "./job.ts"
 import { type Claim, JobStore } from "./job-store.ts"
-import { CHANNELS, JobSignals } from "./signals.ts"
 
 export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobLifecycle", {
   effect: Effect.gen(function*() {
@@ -23,13 +22,11 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
     const ledger = yield* Ledger
     const artifacts = yield* ArtifactRepository
     const outbox = yield* Outbox
-    const signals = yield* JobSignals
 
     const ended = (job: Job, status: "failed" | "cancelled", error: PublishingError) =>
       Effect.all([
         ledger.release(job.id),
-        outbox.append({ accountId: job.accountId, jobId: job.id, type: `job.${status}`, data: jobEventData(job, { status, error }) }),
-        signals.notify(CHANNELS.jobEnded, job.id)
+        outbox.append({ accountId: job.accountId, jobId: job.id, type: `job.${status}`, data: jobEventData(job, { status, error }) })
       ], { discard: true })
 
     return {
@@ -69,7 +66,6 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
               }
             })
           })
-          yield* signals.notify(CHANNELS.jobEnded, job.id)
           return true
         })).pipe(Effect.orDie),
 

@@ -10,13 +10,11 @@ import { internalError, jobCancelled } from "../http/api-error.ts"
 import { MAX_ATTEMPTS } from "./config.ts"
 import { JobStore } from "./job-store.ts"
 import { JobLifecycle } from "./lifecycle.ts"
-import { CHANNELS, JobSignals } from "./signals.ts"
 
 export const rescueLapsedJobs = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const store = yield* JobStore
   const lifecycle = yield* JobLifecycle
-  const signals = yield* JobSignals
   return yield* sql.withTransaction(Effect.gen(function*() {
     const lapsed = yield* store.lapsed
     for (const job of lapsed) {
@@ -26,7 +24,6 @@ export const rescueLapsedJobs = Effect.gen(function*() {
         yield* lifecycle.endUnclaimed(job, "failed", internalError().toJobError())
       } else {
         yield* store.requeueLapsed(job.id)
-        yield* signals.notify(CHANNELS.jobQueued, job.id)
       }
     }
     return lapsed.length

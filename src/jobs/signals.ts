@@ -1,18 +1,17 @@
 /**
  * Wake-ups between processes, over PostgreSQL notifications: a job became claimable, a job
- * ended, a cancel was asked for. One LISTEN per channel per process, fanned out in memory,
- * because an UNLISTEN by one subscriber would silence every other one on that connection.
- * Send with `notify` inside the transaction whose commit the others must see: the database
- * delivers it at commit to every process, this one included (PGlite within the COMMIT call itself),
- * so a second, local announcement would only wake a slot twice for one job. `publishLocal` is for
- * wake-ups that concern this process alone, such as its own delayed retry falling due.
+ * ended, a cancel was asked for. The jobs table announces these itself, by a trigger
+ * (`migrations/0004_job_announcements.sql`), in the statement that changes the job; the database
+ * delivers them at commit to every process, this one included (PGlite within the COMMIT call).
+ * Each process LISTENs once per channel and fans out in memory, because an UNLISTEN by one
+ * subscriber would silence every other one on that connection. `publishLocal` is for wake-ups
+ * that concern this process alone, such as its own delayed retry falling due.
  */
-import { SqlClient } from "@effect/sql"
 import { Effect, PubSub, Queue, Scope, Stream } from "effect"
 import { Notifications } from "../db/notifications.ts"
 
 export const CHANNELS = {
-  /** A job is queued (payload: job id). */
+  /** A job is queued and due (payload: job id). */
   jobQueued: "pressroom_job_queued",
   /** A job reached a terminal state (payload: job id). */
   jobEnded: "pressroom_job_ended",
@@ -23,7 +22,6 @@ export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS]
 
 export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSignals", {
   scoped: Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const notifications = yield* Notifications
     const hubs = new Map<Channel, PubSub.PubSub<string>>()
     for (const channel of Object.values(CHANNELS)) {
@@ -36,7 +34,6 @@ export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSigna
       )
     }
     return {
-      notify: (channel: Channel, payload: string) => sql`select pg_notify(${channel}, ${payload})`.pipe(Effect.asVoid, Effect.orDie),
       publishLocal: (channel: Channel, payload: string) => PubSub.publish(hubs.get(channel)!, payload).pipe(Effect.asVoid),
       /** A queue of the channel's payloads from now on, for the caller's scope. */
       subscribe: (channel: Channel): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(channel)!)

@@ -114,7 +114,6 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         }
         if (reason === "shutdown") {
           yield* store.requeue(claim, 0)
-          yield* signals.notify(CHANNELS.jobQueued, job.id)
           return
         }
         if (outcome._tag !== "Success") return yield* Effect.failCause(outcome.cause)
