@@ -5,10 +5,12 @@
  * PostgreSQL. Prints a Markdown table for the README.
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
- * runs out) and rate limits out of the way; autocannon at concurrency 1 and 4 for 20 s and 16
- * for 60 s, each request a distinct variant of the one-page letter so no render is a replay. The
+ * runs out) and rate limits out of the way; a 20 s warm-up, then autocannon at concurrency 1 and 4
+ * for 20 s and 16 for 60 s, each request a distinct variant of the one-page letter so no render is a replay. The
  * bare render is the same documents through an in-process renderer with the same worker count,
- * sequentially (the baseline of concurrency 1), measured while no server runs.
+ * sequentially (the baseline of concurrency 1), measured while no server runs. The server's own
+ * mean render time in each run (from its metrics) shows how much of the difference is the render
+ * slowed by the platform's work on the same cores rather than the platform itself.
  *
  * PostgreSQL: PRESSROOM_BENCH_DATABASE_URL or PRESSROOM_TEST_DATABASE_URL names a server whose
  * user may create databases; without one the PostgreSQL rows are skipped.
@@ -48,6 +50,8 @@ const bareRender = async (): Promise<{ p50: number; p95: number }> => {
 
 interface Run {
   readonly connections: number
+  /** Mean wall-clock time of a render attempt inside the server during the run (its metrics). */
+  readonly serverRender: number
   readonly seconds: number
   readonly p50: number
   readonly p95: number
@@ -56,7 +60,21 @@ interface Run {
   readonly errors: number
 }
 
-const load = (url: string, key: string, connections: number, seconds: number): Promise<Run> =>
+/** The server's render-duration histogram: total seconds and count of successful renders so far. */
+const renderTotals = async (url: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const value = (name: string) => Number(new RegExp(`^${name}\\{outcome="succeeded"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0)
+  return { seconds: value("pressroom_render_duration_seconds_sum"), count: value("pressroom_render_duration_seconds_count") }
+}
+
+const load = async (url: string, key: string, connections: number, seconds: number): Promise<Run> => {
+  const before = await renderTotals(url)
+  const run = await autocannonRun(url, key, connections, seconds)
+  const after = await renderTotals(url)
+  return { ...run, serverRender: (after.seconds - before.seconds) * 1000 / Math.max(1, after.count - before.count) }
+}
+
+const autocannonRun = (url: string, key: string, connections: number, seconds: number): Promise<Omit<Run, "serverRender">> =>
   new Promise((resolve, reject) => {
     const times: Array<number> = []
     const instance = autocannon({
@@ -90,7 +108,10 @@ const benchDatabase = async (kind: DatabaseKind) => {
   })
   try {
     const account = await createAccount(server, { plan: "admin" })
-    await load(server.url, account.key, 2, 8) // warm-up: workers, templates, connections
+    // Warm-up: workers, templates, connections, and time for V8 to finish optimising both
+    // WebAssembly modules (Typst's and PGlite's) on background threads, which otherwise take
+    // CPU from the first measured run.
+    await load(server.url, account.key, 2, 20)
     const runs: Array<Run> = []
     for (const [connections, seconds] of [[1, 20], [4, 20], [16, 60]] as const) {
       runs.push(await load(server.url, account.key, connections, seconds))
@@ -110,10 +131,10 @@ for (const kind of kinds) results.set(kind, await benchDatabase(kind))
 const ms = (value: number) => `${value.toFixed(1)} ms`
 console.log(`\nv1 convert, one-page letter (${cpus()[0]?.model ?? "cpu"}, ${availableParallelism()} cores, ${availableParallelism()} render workers), ${new Date().toISOString().slice(0, 10)}\n`)
 console.log(`Bare render (in process, sequential): p50 ${ms(bare.p50)}, p95 ${ms(bare.p95)}\n`)
-console.log("| database | concurrency | duration | p50 | p95 | requests/s | requests | errors | p50 over bare render |")
-console.log("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+console.log("| database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |")
+console.log("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for (const [kind, runs] of results) {
   for (const run of runs) {
-    console.log(`| ${kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${run.connections === 1 ? `+${ms(run.p50 - bare.p50)}` : "—"} |`)
+    console.log(`| ${kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${run.connections === 1 ? `+${ms(run.p50 - bare.p50)}` : "—"} |`)
   }
 }

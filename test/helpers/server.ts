@@ -24,10 +24,10 @@ export interface RunningServer {
 
 /** How `pressroom serve` is started: by Node through the bin, or by Deno as the `serve` task of deno.json does. */
 const commands = {
-  node: [process.execPath, join(repositoryRoot, "bin", "pressroom.js"), "serve"],
+  node: [process.execPath, "--single-threaded-gc", join(repositoryRoot, "bin", "pressroom.js"), "serve"],
   deno: [
     join(repositoryRoot, "node_modules", "deno", "deno"),
-    "run", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "--allow-run", "--allow-net",
+    "run", "--v8-flags=--single-threaded-gc", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "--allow-run", "--allow-net",
     join(repositoryRoot, "src", "cli", "main.ts"), "serve"
   ]
 } as const
