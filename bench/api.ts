@@ -63,7 +63,11 @@ interface Run {
 /** The server's render-duration histogram: total seconds and count of successful renders so far. */
 const renderTotals = async (url: string) => {
   const text = await (await fetch(`${url}/metrics`)).text()
-  const value = (name: string) => Number(new RegExp(`^${name}\\{outcome="succeeded"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0)
+  const value = (name: string) => {
+    const match = new RegExp(`^${name}\\{outcome="succeeded"\\} (\\S+)$`, "m").exec(text)
+    if (!match) throw new Error(`the server's metrics have no ${name}`)
+    return Number(match[1])
+  }
   return { seconds: value("pressroom_render_duration_seconds_sum"), count: value("pressroom_render_duration_seconds_count") }
 }
 

@@ -87,11 +87,12 @@ export const makePreparedStatements = (db: PGlite) => {
       return await execute(statement, params, rowMode)
     } catch (error) {
       // A plan gone stale because its tables changed shape ("cached plan must not change result
-      // type") is prepared afresh and run once more. Inside a transaction the error has aborted
-      // it, and the second run reports that instead.
+      // type") is dropped. Outside a transaction it is prepared afresh and run once more; inside
+      // one the error has aborted the transaction, so the caller gets it as it is.
       if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error
       prepared.delete(text)
       closing.push(statement.name)
+      if (db.isInTransaction()) throw error
       return execute(await prepare(text), params, rowMode)
     }
   }

@@ -108,8 +108,6 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
       })
 
     return {
-      admit,
-
       /**
        * Admits a job and waits for it to end: the job once it is terminal, or as it stands after
        * `timeout`. The wait listens before the job exists, so the admitted job needs no re-read
