@@ -77,7 +77,7 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
         const entitlement = admission.purpose === "final"
           ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
           : yield* ledger.snapshot(accountId, 0)
-        const job = yield* store.insert({
+        return yield* store.insert({
           id: jobId,
           accountId,
           documentId: admission.documentId ?? null,
@@ -89,7 +89,6 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
           entitlement,
           provenance: admittedProvenance(admission)
         })
-        return job
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** Waits on `ended` (subscribed before `job` was admitted) until the job is terminal or the deadline passes. */

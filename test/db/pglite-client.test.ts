@@ -3,7 +3,7 @@
  * a caller sees must not change with that: the same values as PGlite's own `query` for every type
  * the service stores, errors that keep their PostgreSQL codes, transactions that commit and roll
  * back, more distinct statements than the cache keeps, and a statement whose table changed shape
- * after it was prepared.
+ * after it was prepared (run again outside a transaction; reported inside one, which it aborts).
  */
 import { PGlite } from "@electric-sql/pglite"
 import { SqlClient } from "@effect/sql"
@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
 import * as PgliteClient from "../../src/db/pglite-client.ts"
+import type { TestContext } from "../helpers/tap.ts"
 
 const CREATE_TABLE = `create table items (
   id uuid primary key, n int, big bigint, ratio float8, flag boolean, label text,
@@ -93,13 +94,28 @@ t.test("more distinct statements than the cache holds all run, again and again",
   })
 })
 
+const SELECT_SHAPE = sql((sql) => sql.unsafe("select * from shapes where id = $1", [1]))
+
+/** Prepares SELECT_SHAPE on a one-column table, then adds a column: the prepared plan is stale. */
+const staleSelect = async (t: TestContext, runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, never>) => {
+  await runtime.runPromise(sql((sql) => sql.unsafe("create table shapes (id int)")))
+  await runtime.runPromise(sql((sql) => sql.unsafe("insert into shapes (id) values ($1)", [1])))
+  t.same(await runtime.runPromise(SELECT_SHAPE), [{ id: 1 }])
+  await runtime.runPromise(sql((sql) => sql.unsafe("alter table shapes add column label text default 'new'")))
+}
+
 t.test("a statement prepared before its table changed shape runs with the new shape", async (t) => {
   await withClient(async (runtime) => {
-    await runtime.runPromise(sql((sql) => sql.unsafe("create table shapes (id int)")))
-    await runtime.runPromise(sql((sql) => sql.unsafe("insert into shapes (id) values ($1)", [1])))
-    const select = sql((sql) => sql.unsafe("select * from shapes where id = $1", [1]))
-    t.same(await runtime.runPromise(select), [{ id: 1 }])
-    await runtime.runPromise(sql((sql) => sql.unsafe("alter table shapes add column label text default 'new'")))
-    t.same(await runtime.runPromise(select), [{ id: 1, label: "new" }])
+    await staleSelect(t, runtime)
+    t.same(await runtime.runPromise(SELECT_SHAPE), [{ id: 1, label: "new" }])
+  })
+})
+
+t.test("inside a transaction a stale plan fails the transaction, and the statement is prepared afresh after", async (t) => {
+  await withClient(async (runtime) => {
+    await staleSelect(t, runtime)
+    const failure = await runtime.runPromise(Effect.flip(sql((sql) => sql.withTransaction(SELECT_SHAPE))))
+    t.equal((failure as any).cause?.code, "0A000", "the stale plan's own error, not an aborted transaction's")
+    t.same(await runtime.runPromise(SELECT_SHAPE), [{ id: 1, label: "new" }])
   })
 })
