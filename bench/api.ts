@@ -115,7 +115,7 @@ const benchDatabase = async (kind: DatabaseKind) => {
     // Warm-up: workers, templates, connections, and time for V8 to finish optimising both
     // WebAssembly modules (Typst's and PGlite's) on background threads, which otherwise take
     // CPU from the first measured run.
-    await load(server.url, account.key, 2, 20)
+    await autocannonRun(server.url, account.key, 2, 20)
     const runs: Array<Run> = []
     for (const [connections, seconds] of [[1, 20], [4, 20], [16, 60]] as const) {
       runs.push(await load(server.url, account.key, connections, seconds))

@@ -38,6 +38,32 @@ const port = parentPort!
 // The module is compiled once by the pool and shared: no worker compiles the 28 MB binary again.
 const wasm = typst.initSync({ module: data.module })
 
+/**
+ * Free space kept inside the compiler's allocator so that a render seldom grows the WebAssembly
+ * memory. Each growth makes V8 attach a new ArrayBuffer over the whole memory and count all of it
+ * as newly allocated external memory (hundreds of MiB in a worker that has rendered a while), which
+ * starts a full collection; a full collection discards the optimised code of the Markdown parser,
+ * whose closures are created per document, and the next render runs unoptimised while TurboFan
+ * compiles it again on background threads. Growing in steps of this size keeps that to one
+ * collection per few hundred renders. The space is allocated and freed at once: the allocator
+ * (dlmalloc, which cannot return memory to WebAssembly) keeps it as free space, and its pages are
+ * not touched, so they cost address space, not resident memory.
+ */
+const HEADROOM_BYTES = 32 * 1024 * 1024
+const allocator = wasm as unknown as {
+  /** wasm-bindgen's malloc(size, align) and free(ptr, size, align) of the module's allocator. */
+  readonly __wbindgen_export: (size: number, align: number) => number
+  readonly __wbindgen_export4: (ptr: number, size: number, align: number) => void
+}
+const memoryBytes = () => wasm.memory.buffer.byteLength
+let reservedAt = 0
+const keepHeadroom = () => {
+  if (memoryBytes() === reservedAt) return
+  allocator.__wbindgen_export4(allocator.__wbindgen_export(HEADROOM_BYTES, 8), HEADROOM_BYTES, 8)
+  reservedAt = memoryBytes()
+}
+keepHeadroom()
+
 // Fonts load lazily: Typst asks for a file's bytes the first time a document uses it, so a Latin
 // document never copies the CJK faces into this worker's memory.
 const resolver = new typst.TypstFontResolverBuilder()
@@ -96,8 +122,7 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
 #raw(block: true, lang: "js", "const warm = (up) => up * 2 // code")
 #raw("inline")`
 compile({ main: WARM_UP, inputs: {}, shadows: [] })
-
-const memoryBytes = () => wasm.memory.buffer.byteLength
+keepHeadroom()
 
 port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) => {
   let reply: RenderWorkerReply
@@ -110,5 +135,7 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
     reply = { id: message.id, ok: false, trapped, errors, memoryBytes: memoryBytes() }
   }
   port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
+  // After the reply, off the caller's time; a trapped instance is about to be replaced.
+  if (reply.ok || !reply.trapped) keepHeadroom()
 })
 port.postMessage({ ready: true, coverage: data.reportCoverage ? coverage : undefined } satisfies RenderWorkerReply)
