@@ -6,8 +6,8 @@
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
  * runs out) and rate limits out of the way; a 20 s warm-up, then autocannon at concurrency 1 and 4
- * for 20 s and 16 for 60 s, each request a distinct variant of the one-page letter so no render is a replay. The
- * bare render is the same documents through an in-process renderer with the same worker count,
+ * for 20 s and 16 for 60 s, each request a distinct variant of the one-page letter so no render
+ * is a replay. The bare render is the same documents through an in-process renderer with the same worker count,
  * sequentially (the baseline of concurrency 1), measured while no server runs. The server's own
  * mean render time in each run (from its metrics) shows how much of the difference is the render
  * slowed by the platform's work on the same cores rather than the platform itself.

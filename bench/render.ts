@@ -4,13 +4,13 @@
  * For each document, every iteration renders a distinct variant, so Typst's memoisation cannot
  * replay an earlier layout as it could not for a new user's document:
  * - N workers (a fresh pool per document, warmed on the document): throughput as the median of
- *   three batches, and the peak RSS of that phase;
+ *   three rounds, and the peak RSS of that phase;
  * - 1 worker (a fresh pool, warmed): median and p95 of sequential renders, and throughput;
+ * - the native compiler of the same typst.ts release, typesetting the same documents in-process:
+ *   median of sequential renders, and whether its bytes equal the pool's.
  * Both pools first load every font of the set in every worker, as a server does over time, so the
  * ratio of their throughputs compares like with like (a worker holding the CJK faces reaches its
  * recycle threshold sooner) and the RSS is that of every font loaded.
- * - the native compiler of the same typst.ts release, typesetting the same documents in-process:
- *   median of sequential renders, and whether its bytes equal the pool's.
  * Each pool phase runs in a child process of its own, so that its RSS is its alone (memory of
  * a closed pool is not always returned to the system); the native phase runs in this process.
  */
@@ -25,11 +25,12 @@ import { median, quantile } from "./stats.ts"
 
 interface Plan {
   readonly iterations: number
-  readonly batch: number
+  /** The fewest documents a throughput round finishes. */
+  readonly roundMinimum: number
 }
 
 const planFor = (doc: BenchDocument): Plan =>
-  doc.markdown.length < 20_000 ? { iterations: 30, batch: 24 } : doc.markdown.length < 100_000 ? { iterations: 7, batch: 4 } : { iterations: 5, batch: 4 }
+  doc.markdown.length < 20_000 ? { iterations: 30, roundMinimum: 24 } : doc.markdown.length < 100_000 ? { iterations: 7, roundMinimum: 4 } : { iterations: 5, roundMinimum: 4 }
 
 
 let peakRss = 0
@@ -54,17 +55,17 @@ const sequential = async (renderer: Renderer, doc: BenchDocument, iterations: nu
 
 /**
  * Documents per second: the median of three rounds. A round keeps two documents per worker in
- * flight until it has finished at least `batch` documents and run for at least 3 s, so that a
+ * flight until it has finished at least `roundMinimum` documents and run for at least 3 s, so that a
  * worker replaced past its memory threshold (a start-up of a few hundred milliseconds) weighs in
  * every round as it does in a server, rather than ruining one short batch and sparing another.
  */
-const throughput = async (renderer: Renderer, doc: BenchDocument, batch: number, inFlight: number): Promise<number> => {
+const throughput = async (renderer: Renderer, doc: BenchDocument, roundMinimum: number, inFlight: number): Promise<number> => {
   const rates: Array<number> = []
   for (let round = 0; round < 3; round++) {
     const start = performance.now()
     let done = 0
     const lane = async () => {
-      while (done < batch || performance.now() - start < 3_000) {
+      while (done < roundMinimum || performance.now() - start < 3_000) {
         await render(renderer, doc)
         done++
       }
@@ -114,7 +115,7 @@ const runPhase = async (kind: "many" | "one", doc: BenchDocument): Promise<PoolP
   const idleRss = process.memoryUsage.rss()
   peakRss = idleRss
   const timing = kind === "one" ? await sequential(pool, doc, planFor(doc).iterations) : undefined
-  const rate = await throughput(pool, doc, planFor(doc).batch, size * 2)
+  const rate = await throughput(pool, doc, planFor(doc).roundMinimum, size * 2)
   const probe = await pool.render({ markdown: variant(doc.markdown, 0), templateId: doc.templateId })
   await pool.close()
   return {

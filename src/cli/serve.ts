@@ -14,7 +14,7 @@ const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes
 
 export const runServe = async (): Promise<void> => {
   if (!singleThreadedGc()) {
-    console.error("pressroom: Node was started without --single-threaded-gc; renders run about half as fast (npm start passes it)")
+    console.error("pressroom: Node was started without --single-threaded-gc; with several render workers, renders run up to half as fast (npm start passes it)")
   }
   // Nothing exports spans: with the tracer on, every SQL statement and request would still build
   // spans, about a third of a statement's cost on the embedded database.
