@@ -12,9 +12,20 @@ export const serveUsage = "usage: pressroom serve"
  */
 const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes("--single-threaded-gc")
 
+/**
+ * Whether glibc's malloc returns large freed blocks to the system at once. By default it raises
+ * its threshold for that after the first large free (a font file read, a PDF passed between
+ * threads) and then keeps such blocks in per-thread arenas for good: about 100 to 150 MiB more
+ * RSS with two render workers (README, "Memory"). It is read when the process starts.
+ */
+const mallocReturnsMemory = () => process.platform !== "linux" || process.env["MALLOC_MMAP_THRESHOLD_"] !== undefined
+
 export const runServe = async (): Promise<void> => {
   if (!singleThreadedGc()) {
     console.error("pressroom: Node was started without --single-threaded-gc; with several render workers, renders run up to half as fast (npm start passes it)")
+  }
+  if (!mallocReturnsMemory()) {
+    console.error("pressroom: MALLOC_MMAP_THRESHOLD_ is not set; the process keeps 100 to 150 MiB more memory than it needs (npm start sets it to 131072)")
   }
   // Nothing exports spans: with the tracer on, every SQL statement and request would still build
   // spans, about a third of a statement's cost on the embedded database.

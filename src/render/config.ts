@@ -1,7 +1,7 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
-import type { RendererConfig } from "./renderer.ts"
+import { DEFAULT_WORKER_MEMORY_MIB, type RendererConfig } from "./renderer.ts"
 
 export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   workers: Config.integer("PRESSROOM_RENDER_WORKERS").pipe(
@@ -11,5 +11,10 @@ export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   timeoutMs: Config.integer("PRESSROOM_RENDER_TIMEOUT_MS").pipe(
     Config.withDefault(30_000),
     Config.validate({ message: "PRESSROOM_RENDER_TIMEOUT_MS must be at least 100", validation: (n) => n >= 100 })
+  ),
+  // Not in the contract: how much compiler memory a worker may gather before it is replaced.
+  workerMemoryMiB: Config.integer("PRESSROOM_RENDER_WORKER_MEMORY_MB").pipe(
+    Config.withDefault(DEFAULT_WORKER_MEMORY_MIB),
+    Config.validate({ message: "PRESSROOM_RENDER_WORKER_MEMORY_MB must be at least 64", validation: (n) => n >= 64 })
   )
 })

@@ -10,7 +10,7 @@ import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypstEngine } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
-import { fontSetSha256, loadFonts, readManifest, repositoryRoot } from "./fonts/manifest.ts"
+import { fontSetSha256, readManifest, repositoryRoot, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { RenderOverrides } from "./overrides.ts"
@@ -71,9 +71,13 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
   diagnostics: Schema.Array(Schema.String)
 }) {}
 
+export const DEFAULT_WORKER_MEMORY_MIB = 128
+
 export interface RendererConfig {
   readonly workers: number
   readonly timeoutMs: number
+  /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 128). */
+  readonly workerMemoryMiB?: number
 }
 
 const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
@@ -116,9 +120,15 @@ export class Renderer {
   /** Verifies the font set (throws naming a missing or altered file), starts and warms the pool. */
   static async create(config: RendererConfig): Promise<Renderer> {
     const manifest = readManifest()
-    const fonts = loadFonts(manifest)
+    const fonts = verifyFonts(manifest)
     const bundle = readCompleteBundle()
-    const pool = new WasmEnginePool({ size: config.workers, timeoutMs: config.timeoutMs, fonts, bundle })
+    const pool = new WasmEnginePool({
+      size: config.workers,
+      timeoutMs: config.timeoutMs,
+      fonts,
+      bundle,
+      recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024
+    })
     try {
       await pool.warm()
     } catch (error) {

@@ -27,11 +27,18 @@ export interface TypesetResult {
 /** Compiles a task to PDF bytes, or throws a CompileFailure. */
 export type Compile = (task: CompileTask) => Uint8Array
 
-export const mainSource = (templateId: string, markup: string): string =>
+/**
+ * The generated /main.typ. The document's settings reach the template as JSON in a string literal
+ * (data, never code). They are not passed as `sys.inputs`: distinct inputs make a distinct
+ * standard library, so Typst could reuse nothing it memoised for earlier documents (the template
+ * modules were evaluated again for each document), and it kept all of it, since typst.ts's WASM
+ * compiler never evicts Typst's memo cache (README, "Why workers are replaced").
+ */
+export const mainSource = (templateId: string, settings: string, markup: string): string =>
   [
     `#import "/lib/pressroom.typ" as pr`,
     `#import "/templates/${templateId}.typ": template`,
-    `#let cfg = json(bytes(sys.inputs.pressroom))`,
+    `#let cfg = json(bytes(${typstString(settings)}))`,
     // No creation date: the same input must give the same bytes.
     `#set document(title: pr.meta(cfg, "title"), author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
     `#show: template.with(cfg)`,
@@ -53,9 +60,7 @@ export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResul
   } catch (error) {
     return tooDeep(error)
   }
-  const inputs = {
-    pressroom: JSON.stringify({ templateId: job.templateId, meta: parsed.frontMatter, options: job.options, locale: job.locale })
-  }
+  const settings = JSON.stringify({ templateId: job.templateId, meta: parsed.frontMatter, options: job.options, locale: job.locale })
   const convert = (undecodableImages?: ReadonlySet<string>): TypstBody => {
     try {
       return toTypst(parsed.root, { undecodableImages })
@@ -65,8 +70,7 @@ export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResul
   }
   const compileBody = (body: TypstBody): Uint8Array =>
     compile({
-      main: mainSource(job.templateId, body.markup),
-      inputs,
+      main: mainSource(job.templateId, settings, body.markup),
       shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
     })
   const finish = (body: TypstBody, pdf: Uint8Array): TypesetResult => ({
@@ -93,7 +97,7 @@ const undecodableImages = (images: ReadonlyArray<EmbeddedImage>, compile: Compil
   const rejected = new Set<string>()
   for (const image of images) {
     try {
-      compile({ main: `#image(${typstString(image.path)})`, inputs: {}, shadows: [{ path: image.path, bytes: image.bytes }] })
+      compile({ main: `#image(${typstString(image.path)})`, shadows: [{ path: image.path, bytes: image.bytes }] })
     } catch (error) {
       // Only Typst's verdict on the image counts; a trap must reach the pool, which replaces us.
       if (!(error instanceof CompileFailure)) throw error

@@ -47,6 +47,8 @@ export const startServer = async (
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
+      // As npm start and the serve task run it.
+      MALLOC_MMAP_THRESHOLD_: "131072",
       ...env,
       PRESSROOM_DATA_DIR: dataDir
     },

@@ -7,7 +7,7 @@ import t from "tap"
 import { ConfigProvider, Effect, Exit, Fiber, Layer } from "effect"
 import { createNativeEngine } from "../../src/render/engine/native.ts"
 import { CompileFailure } from "../../src/render/engine/engine.ts"
-import { loadFonts } from "../../src/render/fonts/manifest.ts"
+import { verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
@@ -95,7 +95,7 @@ t.test("interrupting RenderService.render aborts the render", async (t) => {
 })
 
 t.test("the native engine honours a signal aborted before it starts", async (t) => {
-  const engine = await createNativeEngine(loadFonts())
+  const engine = await createNativeEngine(verifyFonts())
   const job = {
     markdown: SHORT,
     templateId: "clean",

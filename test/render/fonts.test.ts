@@ -4,7 +4,7 @@
  */
 import t from "tap"
 import { readFileSync } from "node:fs"
-import { FontSetError, fontFilePath, fontSetSha256, loadFonts, readManifest, type FontManifest } from "../../src/render/fonts/manifest.ts"
+import { FontSetError, fontFilePath, fontSetSha256, verifyFonts, readManifest, type FontManifest } from "../../src/render/fonts/manifest.ts"
 import { sha256 } from "../helpers/render.ts"
 
 const manifest = readManifest()
@@ -27,7 +27,7 @@ t.test("every manifest entry exists and matches its sha256", async (t) => {
   for (const family of ["Inter", "JetBrains Mono", "Noto Sans JP", "Noto Sans SC", "Noto Sans KR", "Noto Sans Arabic", "Noto Sans Devanagari", "Noto Sans Symbols 2"]) {
     t.ok(families.has(family), `${family} is in the set`)
   }
-  t.equal(loadFonts(manifest).length, manifest.fonts.length, "loadFonts accepts the real manifest")
+  t.equal(verifyFonts(manifest).length, manifest.fonts.length, "verifyFonts accepts the real manifest")
 })
 
 const withEntry = (index: number, change: Partial<FontManifest["fonts"][number]>): FontManifest => ({
@@ -39,8 +39,8 @@ t.test("a wrong sha256 throws a FontSetError naming the file", async (t) => {
   const entry = manifest.fonts[index]!
   const bad = withEntry(index, { sha256: "0".repeat(64) })
   try {
-    loadFonts(bad)
-    t.fail("loadFonts should throw")
+    verifyFonts(bad)
+    t.fail("verifyFonts should throw")
   } catch (error) {
     t.type(error, FontSetError)
     t.ok((error as Error).message.includes(entry.file), "message names the file", { message: (error as Error).message })
@@ -52,8 +52,8 @@ t.test("a missing file throws a FontSetError naming the file", async (t) => {
   const index = manifest.fonts.length - 1
   const missing = withEntry(index, { file: "400Regular/NoSuchFont_400Regular.ttf" })
   try {
-    loadFonts(missing)
-    t.fail("loadFonts should throw")
+    verifyFonts(missing)
+    t.fail("verifyFonts should throw")
   } catch (error) {
     t.type(error, FontSetError)
     t.match((error as Error).message, /missing/)

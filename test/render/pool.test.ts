@@ -1,12 +1,21 @@
 /**
- * The compiler pool when its workers cannot start (a damaged install): it says so to every caller
- * and does not respawn workers that would die the same way. The file itself must end: a pool
- * respawning forever would keep this process alive until tap's timeout.
+ * The compiler pool: when its workers cannot start (a damaged install) it says so to every caller
+ * and does not respawn workers that would die the same way (the file itself must end: a pool
+ * respawning forever would keep this process alive until tap's timeout); workers replaced past
+ * their memory threshold typeset exactly as the first did; a font file replaced on disk while the
+ * pool runs fails the render that needs it, naming the file.
  */
 import t from "tap"
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { readBundle } from "../../src/render/engine/bundle.ts"
 import { CompileFailure } from "../../src/render/engine/engine.ts"
 import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
+import { verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { sha256 } from "../helpers/render.ts"
+
+const MiB = 1024 * 1024
 
 const job = {
   markdown: "# x",
@@ -18,7 +27,7 @@ const job = {
 t.test("workers that cannot start fail every job as crashed, once", async (t) => {
   // A bundle file whose text is not a string makes the worker's start-up throw inside WASM.
   const broken = [...readBundle(), { path: "/broken.typ", text: 42 as unknown as string }]
-  const pool = new WasmEnginePool({ size: 2, timeoutMs: 5_000, fonts: [], bundle: broken })
+  const pool = new WasmEnginePool({ size: 2, timeoutMs: 5_000, fonts: [], bundle: broken, recycleAboveBytes: 256 * MiB })
   const queued = pool.typeset(job)
   await t.rejects(pool.warm(), "warm-up reports the failure")
   const error = await queued.then(() => undefined, (e: unknown) => e)
@@ -28,5 +37,42 @@ t.test("workers that cannot start fail every job as crashed, once", async (t) =>
   const later = await pool.typeset(job).then(() => undefined, (e: unknown) => e)
   t.type(later, CompileFailure, "a later job fails at once")
   t.match((later as CompileFailure).details.join(" "), /no compiler worker could start/)
+  await pool.close()
+})
+
+const withText = (markdown: string) => ({ ...job, markdown })
+const scripts = "Latin, Русский, Ελληνικά, العربية, हिन्दी, 日本語, 简体中文, 한국어"
+
+t.test("a worker replaced after every render typesets exactly as the first one", async (t) => {
+  // Any memory is past a 1-byte threshold: every render ends with its worker replaced, and each
+  // replacement starts from the font descriptions the first worker computed.
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 1 })
+  await pool.warm()
+  const first = await pool.typeset(withText(scripts))
+  const again = await pool.typeset(withText(scripts))
+  const third = await pool.typeset(withText(scripts))
+  t.equal(sha256(again.pdf), sha256(first.pdf), "a replacement gives the same bytes")
+  t.equal(sha256(third.pdf), sha256(first.pdf), "and so does the next one")
+  await pool.close()
+})
+
+t.test("a font file changed on disk after start fails the render that needs it, naming the file", async (t) => {
+  const fonts = verifyFonts()
+  const dir = mkdtempSync(join(tmpdir(), "pressroom-fonts-"))
+  // The only face for Arabic, which the workers' warm-up never loads.
+  const arabic = fonts.findIndex((font) => font.family === "Noto Sans Arabic" && font.weight === 400 && font.style === "normal")
+  t.ok(arabic >= 0, "the set has an Arabic face")
+  const copy = join(dir, "arabic.ttf")
+  copyFileSync(fonts[arabic]!.path, copy)
+  const moved = fonts.map((font, i) => (i === arabic ? { ...font, path: copy } : font))
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: moved, bundle: readBundle(), recycleAboveBytes: 256 * MiB })
+  await pool.warm()
+  writeFileSync(copy, "not the font any more")
+  const error = await pool.typeset(withText("نص عربي")).then(() => undefined, (e: unknown) => e)
+  t.type(error, CompileFailure, "the render fails")
+  t.equal((error as CompileFailure).reason, "crashed", "and its worker is replaced")
+  t.match((error as CompileFailure).details.join(" "), /font file differs from fonts\/manifest.json: .*NotoSansArabic/, "the error names the file")
+  const latin = await pool.typeset(withText("Latin only"))
+  t.ok(latin.pdf.byteLength > 0, "a document that does not need the face still renders")
   await pool.close()
 })

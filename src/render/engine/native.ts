@@ -10,7 +10,8 @@ import { createRequire } from "node:module"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { sha256Hex } from "../../shared/hash.ts"
-import type { LoadedFont } from "../fonts/manifest.ts"
+import { readFontFile } from "../fonts/font-file.ts"
+import type { VerifiedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
 import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
@@ -20,13 +21,13 @@ import { TYPST_VERSION } from "./wasm-pool.ts"
 const packageName = "@myriaddreamin/typst-ts-node-compiler"
 
 interface NodeCompiler {
-  pdf(args: { mainFileContent: string; inputs: Record<string, string> }): Buffer
+  pdf(args: { mainFileContent: string }): Buffer
   mapShadow(path: string, content: Buffer): void
   unmapShadow(path: string): void
   evictCache(maxAge: number): void
 }
 
-export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Promise<TypstEngine> => {
+export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Promise<TypstEngine> => {
   const require = createRequire(join(repositoryRoot, "package.json"))
   const { NodeCompiler } = (await import(packageName)) as {
     NodeCompiler: { create(args: { workspace: string; fontArgs: ReadonlyArray<{ fontBlobs: ReadonlyArray<Buffer> }> }): NodeCompiler }
@@ -36,18 +37,18 @@ export const createNativeEngine = async (fonts: ReadonlyArray<LoadedFont>): Prom
   // The workspace is the template bundle, so "/lib/..." and "/templates/..." resolve as in the pool.
   const compiler = NodeCompiler.create({
     workspace: templatesRoot,
-    fontArgs: [{ fontBlobs: fonts.map((font) => Buffer.from(font.bytes)) }]
+    fontArgs: [{ fontBlobs: fonts.map(readFontFile) }]
   })
   const compile = (task: CompileTask): Uint8Array => {
     const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))
     task.shadows.forEach((shadow, i) => compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes)))
     try {
-      return new Uint8Array(compiler.pdf({ mainFileContent: task.main, inputs: { ...task.inputs } }))
+      return new Uint8Array(compiler.pdf({ mainFileContent: task.main }))
     } catch (error) {
       throw new CompileFailure("rejected", [String(error).slice(0, 500)])
     } finally {
       for (const path of shadows) compiler.unmapShadow(path)
-      // As in the pool: without eviction every document ever compiled stays memoised.
+      // Unlike the WebAssembly build, the native compiler exposes Typst's memo-cache eviction.
       compiler.evictCache(10)
     }
   }

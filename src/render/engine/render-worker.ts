@@ -9,19 +9,26 @@
  */
 import * as typst from "@myriaddreamin/typst-ts-web-compiler"
 import { parentPort, workerData } from "node:worker_threads"
+import { type FontFile, readFontFile } from "../fonts/font-file.ts"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
 
+/** Typst's description of the faces in one font file (typst.ts `get_font_info`), coverage included. */
+export interface FontInfo {
+  readonly info: ReadonlyArray<{ readonly coverage: ReadonlyArray<number> }>
+}
+
 export interface RenderWorkerData {
   readonly module: WebAssembly.Module
-  readonly fonts: ReadonlyArray<SharedArrayBuffer>
+  readonly fonts: ReadonlyArray<FontFile>
+  /** The fonts' descriptions, once the pool's first worker has computed them (in `fonts` order). */
+  readonly fontInfos: ReadonlyArray<FontInfo> | undefined
   readonly bundle: ReadonlyArray<BundleFile>
-  readonly reportCoverage: boolean
 }
 
 export type RenderWorkerReply =
-  | { readonly ready: true; readonly coverage?: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>> }
+  | { readonly ready: true; readonly fontInfos?: ReadonlyArray<FontInfo> }
   | {
     readonly id: number
     readonly ok: true
@@ -65,17 +72,25 @@ const keepHeadroom = () => {
 }
 keepHeadroom()
 
-// Fonts load lazily: Typst asks for a file's bytes the first time a document uses it, so a Latin
-// document never copies the CJK faces into this worker's memory.
+// Fonts load lazily, from disk: Typst asks for a file's bytes the first time a document uses it,
+// so a Latin document never brings the CJK faces into this worker's memory, and no copy of the set
+// is kept anywhere else. Describing a font means parsing all of it, so only the pool's first worker
+// does that; workers that replace it start from its descriptions.
 const resolver = new typst.TypstFontResolverBuilder()
 const builder = new typst.TypstCompilerBuilder()
 builder.set_dummy_access_model()
-const coverage: Array<ReadonlyArray<ReadonlyArray<number>>> = []
-for (const shared of data.fonts) {
-  const bytes = new Uint8Array(shared)
-  const info = resolver.get_font_info(bytes) as { info: ReadonlyArray<{ coverage: ReadonlyArray<number> }> }
-  if (data.reportCoverage) coverage.push(info.info.map((face) => face.coverage))
-  await builder.add_lazy_font(info, () => bytes)
+const fontInfos = data.fontInfos ?? data.fonts.map((font) => resolver.get_font_info(readFontFile(font)) as FontInfo)
+/** Why a face could not be loaded: the render that needed it fails, and this worker is replaced. */
+let fontProblem: string | undefined
+for (const [index, font] of data.fonts.entries()) {
+  await builder.add_lazy_font(fontInfos[index], () => {
+    try {
+      return readFontFile(font)
+    } catch (error) {
+      fontProblem = (error as Error).message
+      throw error
+    }
+  })
 }
 const compiler = await builder.build()
 for (const file of data.bundle) compiler.add_source(file.path, file.text)
@@ -92,21 +107,25 @@ const compile = (task: CompileTask): Uint8Array => {
   compiler.add_source("/main.typ", task.main)
   let pdf: Uint8Array
   try {
-    pdf = (compiler.compile("/main.typ", Object.entries(task.inputs), "pdf", 1) as { result: Uint8Array }).result
+    pdf = (compiler.compile("/main.typ", undefined, "pdf", 1) as { result: Uint8Array }).result
   } catch (error) {
     // After a trap nothing more may be asked of the instance.
+    if (fontProblem) throw new Trapped(fontProblem)
     if (error instanceof Error) throw new Trapped(`${error.name}: ${error.message}`)
     cleanUp(task)
     throw new CompileFailure("rejected", messagesOf(error))
   }
+  // Typst takes a face that fails to load for a missing one and typesets on without it.
+  if (fontProblem) throw new Trapped(fontProblem)
   cleanUp(task)
   return pdf
 }
 
 const cleanUp = (task: CompileTask): void => {
   for (const shadow of task.shadows) compiler.unmap_shadow(shadow.path)
-  // Evicts memoised results the recent compiles did not use; without it every document ever
-  // rendered stays cached and the worker's memory only grows.
+  // Evicts typst.ts's file cache (earlier main files, images) that recent compiles did not use.
+  // Typst's own memo cache is never evicted in this build: the pool replaces a worker whose
+  // memory has grown past its threshold (README, "Why workers are replaced").
   compiler.reset()
 }
 
@@ -122,7 +141,7 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
 ]
 #raw(block: true, lang: "js", "const warm = (up) => up * 2 // code")
 #raw("inline")`
-compile({ main: WARM_UP, inputs: {}, shadows: [] })
+compile({ main: WARM_UP, shadows: [] })
 keepHeadroom()
 
 port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) => {
@@ -132,11 +151,11 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
     reply = { id: message.id, ok: true, ...result, memoryBytes: memoryBytes() }
   } catch (error) {
     const trapped = error instanceof Trapped || !(error instanceof CompileFailure)
-    const errors = error instanceof CompileFailure ? [...error.details] : [String(error)]
+    const errors = error instanceof CompileFailure ? [...error.details] : [error instanceof Trapped ? error.message : String(error)]
     reply = { id: message.id, ok: false, trapped, errors, memoryBytes: memoryBytes() }
   }
   port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
   // After the reply, off the caller's time; a trapped instance is about to be replaced.
   if (reply.ok || !reply.trapped) keepHeadroom()
 })
-port.postMessage({ ready: true, coverage: data.reportCoverage ? coverage : undefined } satisfies RenderWorkerReply)
+port.postMessage({ ready: true, fontInfos: data.fontInfos ? undefined : fontInfos } satisfies RenderWorkerReply)

@@ -9,21 +9,20 @@ import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { sha256Hex } from "../../shared/hash.ts"
 import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
-import type { LoadedFont } from "../fonts/manifest.ts"
-import { repositoryRoot } from "../fonts/manifest.ts"
+import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
 import { cancelled, CompileFailure, type TypstEngine } from "./engine.ts"
-import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
+import type { FontInfo, RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import { renderWorkerUrl } from "./worker-bundle.ts"
 
 export interface WasmPoolOptions {
   readonly size: number
   readonly timeoutMs: number
-  readonly fonts: ReadonlyArray<LoadedFont>
+  readonly fonts: ReadonlyArray<VerifiedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this (default 256 MiB) is replaced after its task: WASM memory never shrinks. */
-  readonly recycleAboveBytes?: number
+  /** A worker whose WASM memory grew past this is replaced after its task (README, "Why workers are replaced"). */
+  readonly recycleAboveBytes: number
 }
 
 const require = createRequire(`${repositoryRoot}/package.json`)
@@ -32,13 +31,19 @@ const wasmPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_b
 const compilerVersion = (require(`${compilerPackage}/package.json`) as { version: string }).version
 export const TYPST_VERSION = "0.14.2"
 
+/**
+ * A worker's young generation. Uncapped, V8 lets it grow to tens of MiB under the Markdown
+ * parser's allocation rate, and each worker keeps that much resident; capped at 8 MiB, two workers
+ * rendering letters held about 100 MiB less at a throughput within noise (README, "Memory").
+ */
+const YOUNG_GENERATION_MIB = 8
+
 interface Pending {
   readonly job: TypesetJob
   readonly resolve: (result: TypesetResult) => void
   readonly reject: (error: unknown) => void
 }
 
-type CoverageRuns = ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>
 type JobReply = Exclude<RenderWorkerReply, { ready: true }>
 
 class Slot {
@@ -53,14 +58,14 @@ class Slot {
     handlers: {
       readonly reply: (slot: Slot, reply: JobReply) => void
       readonly lost: (slot: Slot, why: string) => void
-      readonly coverage: (runs: CoverageRuns) => void
+      readonly fontInfos: (infos: ReadonlyArray<FontInfo>) => void
     }
   ) {
-    this.worker = new Worker(renderWorkerUrl(), { workerData })
+    this.worker = new Worker(renderWorkerUrl(), { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB } })
     this.ready = new Promise((resolve, reject) => {
       const onReady = (message: RenderWorkerReply) => {
         if (!("ready" in message)) return
-        if (message.coverage) handlers.coverage(message.coverage)
+        if (message.fontInfos) handlers.fontInfos(message.fontInfos)
         this.worker.off("message", onReady)
         this.worker.on("message", (reply: JobReply) => handlers.reply(this, reply))
         // Adding a message listener refs the worker again; an idle worker must not keep the
@@ -84,8 +89,8 @@ export class WasmEnginePool implements TypstEngine {
   readonly releaseChecksum: string
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []
-  private readonly workerData: Omit<RenderWorkerData, "reportCoverage">
-  private coverageRuns: CoverageRuns | undefined
+  private readonly workerData: Omit<RenderWorkerData, "fontInfos">
+  private fontInfos: ReadonlyArray<FontInfo> | undefined
   /** Why the last worker that never started died: the error of jobs no worker can take. */
   private startFailure: string | undefined
   private nextId = 1
@@ -94,10 +99,10 @@ export class WasmEnginePool implements TypstEngine {
   constructor(private readonly options: WasmPoolOptions) {
     const binary = readFileSync(wasmPath)
     this.releaseChecksum = sha256Hex(binary)
-    // One compiled module and one copy of each font, shared by every worker.
+    // One compiled module, shared by every worker.
     this.workerData = {
       module: new WebAssembly.Module(binary),
-      fonts: options.fonts.map((font) => font.bytes.buffer),
+      fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
       bundle: options.bundle
     }
     for (let i = 0; i < Math.max(1, options.size); i++) this.spawn()
@@ -110,8 +115,8 @@ export class WasmEnginePool implements TypstEngine {
 
   /** The code points the font set covers, as Typst sees the fonts (known once warm). */
   get coverage(): Coverage {
-    if (!this.coverageRuns) throw new Error("the pool is not warm yet")
-    return coverageFromRuns(this.coverageRuns.flat())
+    if (!this.fontInfos) throw new Error("the pool is not warm yet")
+    return coverageFromRuns(this.fontInfos.flatMap((font) => font.info.map((face) => face.coverage)))
   }
 
   typeset(job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult> {
@@ -145,11 +150,11 @@ export class WasmEnginePool implements TypstEngine {
   }
 
   private spawn(): void {
-    const slot = new Slot({ ...this.workerData, reportCoverage: this.coverageRuns === undefined }, {
+    const slot = new Slot({ ...this.workerData, fontInfos: this.fontInfos }, {
       reply: (s, reply) => this.onReply(s, reply),
       lost: (s, why) => this.onLost(s, why),
-      coverage: (runs) => {
-        this.coverageRuns ??= runs
+      fontInfos: (infos) => {
+        this.fontInfos ??= infos
       }
     })
     this.slots.add(slot)
@@ -187,8 +192,7 @@ export class WasmEnginePool implements TypstEngine {
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    const limit = this.options.recycleAboveBytes ?? 256 * 1024 * 1024
-    if ((!reply.ok && reply.trapped) || reply.memoryBytes > limit) this.replace(slot)
+    if ((!reply.ok && reply.trapped) || reply.memoryBytes > this.options.recycleAboveBytes) this.replace(slot)
     else this.dispatch()
   }
 

@@ -1,13 +1,14 @@
 /**
  * The pinned font set. Every file the compiler may use is listed in fonts/manifest.json with the
- * SHA-256 of its bytes; loading verifies each one, so a changed or missing font stops the renderer
- * before it can produce a PDF whose provenance would lie.
+ * SHA-256 of its bytes; the renderer verifies each one at start, so a changed or missing font stops
+ * it before it can produce a PDF whose provenance would lie.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { sha256Hex } from "../../shared/hash.ts"
+import { type FontFile, fontMissing, FontSetError, readFontFile } from "./font-file.ts"
 
 export interface FontEntry {
   readonly family: string
@@ -24,14 +25,10 @@ export interface FontManifest {
   readonly fonts: ReadonlyArray<FontEntry>
 }
 
-export interface LoadedFont extends FontEntry {
-  /** The file's bytes in shared memory, so that every compiler worker reads the same copy. */
-  readonly bytes: Uint8Array<SharedArrayBuffer>
-}
+/** A manifest entry whose file was found with the expected bytes when the renderer started. */
+export interface VerifiedFont extends FontEntry, FontFile {}
 
-export class FontSetError extends Error {
-  readonly _tag = "FontSetError"
-}
+export { FontSetError }
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 export const manifestPath = join(repositoryRoot, "fonts", "manifest.json")
@@ -48,35 +45,17 @@ export const readManifest = (path = manifestPath): FontManifest =>
 export const fontSetSha256 = (manifest: FontManifest): string =>
   sha256Hex(manifest.fonts.map((font) => font.sha256).sort().join("\n"))
 
-const readShared = (path: string): Uint8Array<SharedArrayBuffer> => {
-  const fd = openSync(path, "r")
-  try {
-    const bytes = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size))
-    let offset = 0
-    while (offset < bytes.byteLength) {
-      const read = readSync(fd, bytes, offset, bytes.byteLength - offset, offset)
-      if (read === 0) break // shorter than it was a moment ago: the hash check names the file
-      offset += read
-    }
-    return bytes
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** Reads every font of the manifest and checks its hash; throws naming the first bad file. */
-export const loadFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<LoadedFont> =>
+/** Checks every font of the manifest (throws a FontSetError naming the first bad file). */
+export const verifyFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<VerifiedFont> =>
   manifest.fonts.map((entry) => {
-    let bytes: Uint8Array<SharedArrayBuffer>
     const where = `${entry.package}/${entry.file}`
+    let path: string
     try {
-      bytes = readShared(fontFilePath(entry))
+      path = fontFilePath(entry)
     } catch {
-      throw new FontSetError(`font file missing: ${where} (run npm install)`)
+      throw fontMissing(where) // its package is not installed
     }
-    const actual = sha256Hex(bytes)
-    if (actual !== entry.sha256) {
-      throw new FontSetError(`font file differs from fonts/manifest.json: ${where} has sha256 ${actual}, expected ${entry.sha256}`)
-    }
-    return { ...entry, bytes }
+    const font = { ...entry, path, where }
+    readFontFile(font)
+    return font
   })
