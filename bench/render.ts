@@ -20,7 +20,7 @@ import { availableParallelism, cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import { createNativeEngine } from "../src/render/engine/native.ts"
 import { verifyFonts } from "../src/render/fonts/manifest.ts"
-import { Renderer } from "../src/render/renderer.ts"
+import { DEFAULT_WORKER_MEMORY_MIB, Renderer } from "../src/render/renderer.ts"
 import { allScripts, type BenchDocument, documents, variant } from "./documents.ts"
 import { median, quantile } from "./stats.ts"
 
@@ -84,8 +84,11 @@ const throughput = async (renderer: Renderer, doc: BenchDocument, roundMinimum: 
  * first minutes; the benchmark renders the document for WARM_UP_MS before it measures.
  */
 const WARM_UP_MS = 8_000
+
+/** The recycle threshold, as the server reads it: `PRESSROOM_RENDER_WORKER_MEMORY_MB=128 npm run bench:render`. */
+const workerMemoryMiB = Number(process.env["PRESSROOM_RENDER_WORKER_MEMORY_MB"] ?? DEFAULT_WORKER_MEMORY_MIB)
 const warmPool = async (workers: number, doc: BenchDocument, everyFont: boolean): Promise<Renderer> => {
-  const renderer = await Renderer.create({ workers, timeoutMs: 600_000 })
+  const renderer = await Renderer.create({ workers, timeoutMs: 600_000, workerMemoryMiB })
   if (everyFont) await Promise.all(Array.from({ length: workers * 2 }, () => renderer.render({ markdown: allScripts, templateId: "clean" })))
   const start = performance.now()
   do await Promise.all(Array.from({ length: workers * 2 }, () => render(renderer, doc)))
@@ -177,7 +180,7 @@ for (const row of rows) {
 clearInterval(sampler)
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"
-console.log(`Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers\n`)
+console.log(`Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers replaced past ${workerMemoryMiB} MiB\n`)
 console.log("| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |")
 console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
 for (const row of rows) {

@@ -71,12 +71,13 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
   diagnostics: Schema.Array(Schema.String)
 }) {}
 
-export const DEFAULT_WORKER_MEMORY_MIB = 128
+/** Throughput and latency first; 128 bounds two workers near 600 MiB (README, "Why workers are replaced"). */
+export const DEFAULT_WORKER_MEMORY_MIB = 256
 
 export interface RendererConfig {
   readonly workers: number
   readonly timeoutMs: number
-  /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 128). */
+  /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 256). */
   readonly workerMemoryMiB?: number
 }
 
