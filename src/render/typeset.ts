@@ -30,9 +30,8 @@ export type Compile = (task: CompileTask) => Uint8Array
 /**
  * The generated /main.typ. The document's settings reach the template as JSON in a string literal
  * (data, never code). They are not passed as `sys.inputs`: distinct inputs make a distinct
- * standard library, so Typst could reuse nothing it memoised for earlier documents (the template
- * modules were evaluated again for each document), and it kept all of it, since typst.ts's WASM
- * compiler never evicts Typst's memo cache (README, "Why workers are replaced").
+ * standard library, so Typst could reuse nothing it memoised for earlier documents: the template
+ * modules were evaluated again for each document (README, "Typst's memo cache is evicted").
  */
 export const mainSource = (templateId: string, settings: string, markup: string): string =>
   [

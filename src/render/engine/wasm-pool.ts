@@ -13,7 +13,10 @@ import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
 import { cancelled, CompileFailure, type TypstEngine } from "./engine.ts"
-import type { FontInfo, RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
+import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS } from "./memo-eviction.ts"
+import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
+import type { FontInfo } from "./wasm-compiler.ts"
+import { exportFunctionTable } from "./table-export.ts"
 import { renderWorkerUrl } from "./worker-bundle.ts"
 
 export interface WasmPoolOptions {
@@ -99,9 +102,12 @@ export class WasmEnginePool implements TypstEngine {
   constructor(private readonly options: WasmPoolOptions) {
     const binary = readFileSync(wasmPath)
     this.releaseChecksum = sha256Hex(binary)
+    const memoLayout = MEMO_LAYOUTS[this.releaseChecksum]
+    if (!memoLayout) throw new Error(`${compilerPackage} ${compilerVersion} (sha256 ${this.releaseChecksum}) has no memo layout in memo-eviction.ts: run npm run memo-layout`)
     // One compiled module, shared by every worker.
     this.workerData = {
-      module: new WebAssembly.Module(binary),
+      module: new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT)),
+      memoLayout,
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
       bundle: options.bundle
     }

@@ -1,0 +1,137 @@
+/**
+ * Evicts Typst's memo cache inside a typst.ts WebAssembly instance, doing what `comemo::evict`
+ * does: typst.ts exports nothing that calls it, so without this every distinct document leaves its
+ * memoised evaluation and layout behind for the life of the instance (README, "Typst's memo cache
+ * is evicted"). comemo keeps two global structures, both reached here through their static
+ * addresses in this exact binary:
+ * - EVICTORS, a `parking_lot::RwLock<Vec<fn(usize)>>`: one function per memoised function, which
+ *   ages that function's cache entries and drops those older than `maxAge`. They are called through
+ *   the function table, which table-export.ts exports;
+ * - ACCELERATORS, a `RwLock<(usize, Vec<Mutex<FxHashMap<u128, u128>>>)>`, with the counter ID: one
+ *   map of validated calls per tracked value ever created. comemo's own eviction moves the offset
+ *   to the counter (every earlier tracked value is gone) and clears each map in place, keeping its
+ *   allocation; written here as hashbrown's `clear` writes it.
+ * Runs between compiles only, on the worker's one thread, so no lock can be held; the locks are
+ * checked anyway, as is everything else `check()` can see, because a wrong address would corrupt
+ * the compiler rather than fail.
+ */
+
+/** Addresses (bytes into linear memory) of comemo's statics in one typst.ts binary. */
+export interface MemoLayout {
+  /** EVICTORS, as words: lock, capacity, pointer, length. */
+  readonly evictors: number
+  /** ACCELERATORS, as words: lock, offset, capacity, pointer, length. */
+  readonly accelerators: number
+  /** ID, the counter of tracked values, one word. */
+  readonly acceleratorId: number
+}
+
+/**
+ * Layouts by the SHA-256 of the released binary (`rendererReleaseChecksum`). A typst.ts upgrade
+ * needs its own entry: `npm run memo-layout` finds the addresses and checks them.
+ */
+export const MEMO_LAYOUTS: Readonly<Record<string, MemoLayout>> = {
+  // @myriaddreamin/typst-ts-web-compiler 0.7.0 (Typst 0.14.2, comemo 0.5.0, hashbrown 0.16.1)
+  "1fc968438a672366dfec39c96c842c26ed29caff4eb1bcaab19a6c60867de5fd": {
+    evictors: 10_300_304,
+    accelerators: 10_300_284,
+    acceleratorId: 10_320_192
+  }
+}
+
+/** The name under which the pool exports the compiler's function table. */
+export const FUNCTION_TABLE_EXPORT = "__pressroom_function_table"
+
+/** An accelerator: `Mutex<FxHashMap<u128, u128>>` in words: mutex (its first byte), control bytes, bucket mask, growth left, items. */
+const ACCELERATOR_WORDS = 5
+/** hashbrown's control group on wasm32 (the generic 64-bit group): the control bytes end with a copy of the first group. */
+const GROUP_WIDTH = 8
+const EMPTY = 0xff
+
+/** How many entries a hashbrown table of `bucketMask + 1` buckets holds before it grows. */
+const capacityOf = (bucketMask: number): number => (bucketMask < 8 ? bucketMask : ((bucketMask + 1) / 8) * 7)
+
+export class MemoEvictionError extends Error {
+  override readonly name = "MemoEvictionError"
+}
+
+export class MemoCache {
+  constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly table: WebAssembly.Table,
+    private readonly layout: MemoLayout
+  ) {}
+
+  /**
+   * Throws unless both structures look as comemo leaves them between compiles. Called after a
+   * compile, when the caches of the common memoised functions exist.
+   */
+  check(): void {
+    const words = this.words()
+    const { lock, length, functions } = this.evictors(words)
+    if (lock !== 0) this.fail("EVICTORS is locked")
+    if (length === 0) this.fail("EVICTORS is empty after a compile")
+    for (const index of functions) {
+      const evictor = index < this.table.length ? this.table.get(index) : null
+      if (typeof evictor !== "function" || evictor.length !== 1) this.fail(`EVICTORS holds ${index}, which is not a function of one argument`)
+    }
+    const accelerators = this.accelerators(words)
+    if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
+    const counter = words[this.layout.acceleratorId / 4]!
+    const singletons = new Set<number>()
+    for (let at = accelerators.first, id = accelerators.offset; at < accelerators.end; at += ACCELERATOR_WORDS, id++) {
+      const [mutex, control, bucketMask, growthLeft, items] = [words[at]! & 0xff, words[at + 1]!, words[at + 2]!, words[at + 3]!, words[at + 4]!]
+      if (mutex !== 0) this.fail("an accelerator is locked")
+      if ((bucketMask & (bucketMask + 1)) !== 0 || items + growthLeft > capacityOf(bucketMask)) this.fail("an accelerator is not a hash table")
+      if (bucketMask === 0) singletons.add(control)
+      else if (control + bucketMask + 1 + GROUP_WIDTH > this.memory.buffer.byteLength) this.fail("an accelerator's table is outside memory")
+      // An accelerator in use belongs to a tracked value the counter has already counted.
+      if (items !== 0 && id >= counter) this.fail("the counter is below an accelerator in use")
+    }
+    if (singletons.size > 1) this.fail("empty accelerators do not share one control group")
+  }
+
+  /** Drops every entry not used in the last `maxAge` evictions (0: all of them), as `comemo::evict(maxAge)`. */
+  evict(maxAge: number): void {
+    const { lock, functions } = this.evictors(this.words())
+    if (lock !== 0) this.fail("EVICTORS is locked")
+    for (const index of functions) (this.table.get(index) as (maxAge: number) => void)(maxAge)
+    // The evictors free memory but never grow it, so the views stay valid from here on.
+    const words = this.words()
+    const accelerators = this.accelerators(words)
+    if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
+    words[this.layout.accelerators / 4 + 1] = words[this.layout.acceleratorId / 4]!
+    const bytes = new Uint8Array(this.memory.buffer)
+    for (let at = accelerators.first; at < accelerators.end; at += ACCELERATOR_WORDS) {
+      const bucketMask = words[at + 2]!
+      // A mask of 0 is the shared empty singleton, which must never be written.
+      if (bucketMask === 0 || words[at + 3] === capacityOf(bucketMask)) continue
+      const control = words[at + 1]!
+      bytes.fill(EMPTY, control, control + bucketMask + 1 + GROUP_WIDTH)
+      words[at + 3] = capacityOf(bucketMask)
+      words[at + 4] = 0
+    }
+  }
+
+  private words(): Uint32Array {
+    return new Uint32Array(this.memory.buffer)
+  }
+
+  private evictors(words: Uint32Array) {
+    const at = this.layout.evictors / 4
+    const [lock, capacity, pointer, length] = [words[at]!, words[at + 1]!, words[at + 2]!, words[at + 3]!]
+    if (length > capacity || pointer + capacity * 4 > words.byteLength) this.fail("EVICTORS is not a vector")
+    return { lock, length, functions: Array.from(words.subarray(pointer / 4, pointer / 4 + length)) }
+  }
+
+  private accelerators(words: Uint32Array) {
+    const at = this.layout.accelerators / 4
+    const [lock, offset, capacity, pointer, length] = [words[at]!, words[at + 1]!, words[at + 2]!, words[at + 3]!, words[at + 4]!]
+    if (length > capacity || pointer + capacity * ACCELERATOR_WORDS * 4 > words.byteLength) this.fail("ACCELERATORS is not a vector")
+    return { lock, offset, first: pointer / 4, end: pointer / 4 + length * ACCELERATOR_WORDS }
+  }
+
+  private fail(why: string): never {
+    throw new MemoEvictionError(`Typst's memo cache cannot be evicted in this compiler binary: ${why}`)
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Typst's memo cache is evicted inside the WASM compiler (memo-eviction.ts): the addresses recorded
+ * for this binary are the ones `npm run memo-layout` finds in it; a layout that does not fit is
+ * refused before anything is written; and documents typeset after their memoised work was evicted
+ * (by age, or wholly after a large document) give exactly the bytes of a fresh compile and of the
+ * native compiler.
+ */
+import t from "tap"
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { readBundle } from "../../src/render/engine/bundle.ts"
+import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS, MemoCache } from "../../src/render/engine/memo-eviction.ts"
+import { createNativeEngine } from "../../src/render/engine/native.ts"
+import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
+import { startCompiler } from "../../src/render/engine/wasm-compiler.ts"
+import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
+import { repositoryRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { typesetDocument, type TypesetJob } from "../../src/render/typeset.ts"
+import { sha256 } from "../helpers/render.ts"
+
+const run = promisify(execFile)
+const require = createRequire(join(repositoryRoot, "package.json"))
+const binary = readFileSync(require.resolve("@myriaddreamin/typst-ts-web-compiler/pkg/typst_ts_web_compiler_bg.wasm"))
+const layout = MEMO_LAYOUTS[sha256(binary)]!
+
+const example = (id: string) => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
+const job = (templateId: string, markdown: string): TypesetJob => ({
+  markdown,
+  templateId,
+  options: { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
+  locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+})
+/** A document whose Typst source passes the worker's large-document size (50,000 characters). */
+const large = job("clean", Array.from({ length: 400 }, (_, i) => `## Part ${i}\n\nParagraph ${i} with *emphasis*, a \`span\` and a note.[^${i}]\n\n[^${i}]: Note ${i}.\n`).join("\n"))
+const letter = job("coverletter", example("coverletter"))
+const others = ["resume", "academic", "legal", "creative"].map((id) => job(id, example(id)))
+
+t.test("the recorded layout is the one npm run memo-layout finds in the installed binary", async (t) => {
+  t.ok(layout, "the installed binary has a layout")
+  const { stdout } = await run(process.execPath, ["--import", "tsx", join(repositoryRoot, "scripts", "memo-layout.ts")], { cwd: repositoryRoot, timeout: 120_000 })
+  const found = JSON.parse(stdout) as { layout: unknown; memoryGrowthOver40Letters: number; acceleratorsBounded: boolean; sameBytesAfterEviction: boolean }
+  t.same(found.layout, layout, "same addresses")
+  t.ok(found.memoryGrowthOver40Letters < 4 * 1024 * 1024, "with eviction, 40 more distinct letters do not grow the memory")
+  t.ok(found.acceleratorsBounded, "the accelerators restart from the counter")
+  t.ok(found.sameBytesAfterEviction, "a letter typeset again after eviction gives the same bytes")
+})
+
+t.test("a layout that does not fit the binary is refused, and the true one evicts", async (t) => {
+  const compiler = await startCompiler({
+    module: new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT)),
+    memoLayout: layout,
+    fonts: verifyFonts(),
+    fontInfos: undefined,
+    bundle: readBundle()
+  })
+  const first = typesetDocument(letter, compiler.compile).pdf
+  compiler.memo.check()
+  for (const field of ["evictors", "accelerators", "acceleratorId"] as const) {
+    for (const shift of [-4, 4]) {
+      const wrong = new MemoCache(compiler.memory, compiler.functionTable, { ...layout, [field]: layout[field] + shift })
+      t.throws(() => wrong.check(), { name: "MemoEvictionError" }, `${field} ${shift > 0 ? "+" : ""}${shift} bytes is refused`)
+    }
+  }
+  compiler.memo.evict(0)
+  const again = typesetDocument(letter, compiler.compile).pdf
+  t.equal(sha256(again), sha256(first), "the same bytes after everything was evicted")
+})
+
+t.test("documents typeset after eviction give the bytes of the native compiler", async (t) => {
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024 })
+  t.teardown(() => pool.close())
+  await pool.warm()
+  const native = await createNativeEngine(verifyFonts())
+  const expected = sha256((await native.typeset(letter)).pdf)
+  t.equal(sha256((await pool.typeset(letter)).pdf), expected, "first render: the native compiler's bytes")
+  // Four other documents age the letter's entries past the two evictions they may stay unused.
+  for (const other of others) t.equal(sha256((await pool.typeset(other)).pdf), sha256((await native.typeset(other)).pdf), `${other.templateId}: the native compiler's bytes`)
+  t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after its entries aged out")
+  t.equal(sha256((await pool.typeset(large)).pdf), sha256((await native.typeset(large)).pdf), "a large document: the native compiler's bytes")
+  t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after the large document emptied the cache")
+})

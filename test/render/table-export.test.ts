@@ -1,0 +1,38 @@
+/**
+ * exportFunctionTable adds an export of a module's function table and changes nothing else, shown on
+ * a module small enough to write out byte by byte.
+ */
+import t from "tap"
+import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
+
+const section = (id: number, ...content: Array<number>) => [id, content.length, ...content]
+const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]
+const TYPES = section(1, 1, 0x60, 1, 0x7f, 0) // one type: (i32) -> ()
+const FUNCTIONS = section(3, 1, 0) // one function of that type
+const TABLE = section(4, 1, 0x70, 0, 1) // a funcref table of one element
+const EXPORTS = section(7, 1, 1, 0x66, 0, 0) // "f": function 0
+const ELEMENTS = section(9, 1, 0, 0x41, 0, 0x0b, 1, 0) // table[0] = function 0
+const CODE = section(10, 1, 2, 0, 0x0b) // an empty body
+
+const module = (...sections: Array<Array<number>>) => Uint8Array.from([...HEADER, ...sections.flat()])
+
+t.test("the table is exported beside the existing exports", async (t) => {
+  const original = module(TYPES, FUNCTIONS, TABLE, EXPORTS, ELEMENTS, CODE)
+  const patched = exportFunctionTable(original, "table")
+  t.same(
+    WebAssembly.Module.exports(new WebAssembly.Module(patched)),
+    [{ name: "f", kind: "function" }, { name: "table", kind: "table" }],
+    "the old export and the table"
+  )
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(patched))
+  const table = instance.exports["table"] as WebAssembly.Table
+  t.equal(table.get(0), instance.exports["f"], "the table holds the module's own function")
+  t.same(patched.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length), original.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length), "the sections before the exports are untouched")
+  const after = ELEMENTS.length + CODE.length
+  t.same(patched.subarray(patched.length - after), original.subarray(original.length - after), "and so are those after them")
+})
+
+t.test("a module without a table or without exports is refused", async (t) => {
+  t.throws(() => exportFunctionTable(module(TYPES, FUNCTIONS, EXPORTS, CODE), "table"), /defines no function table/)
+  t.throws(() => exportFunctionTable(module(TYPES, FUNCTIONS, TABLE, ELEMENTS, CODE), "table"), /no export section/)
+})
