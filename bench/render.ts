@@ -9,15 +9,18 @@
  * - N workers again, after every font of the set has been loaded in every worker (as a server
  *   whose users write in every script): throughput and peak RSS;
  * - the native compiler of the same typst.ts release, typesetting the same documents in-process:
- *   median of sequential renders, and whether its bytes equal the pool's.
+ *   median of sequential renders, and whether its bytes equal the pool's;
+ * - the same native compiler in one process, then in two processes at once: what two cores of this
+ *   machine give for the document when nothing is shared but the hardware, the ceiling for N / 1.
  * In the first two, every font of the set is available and workers load a face when a document
  * first uses it.
  * Each pool phase runs in a child process of its own, so that its RSS is its alone (memory of
  * a closed pool is not always returned to the system); the native phase runs in this process.
  */
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { availableParallelism, cpus } from "node:os"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { createNativeEngine } from "../src/render/engine/native.ts"
 import { verifyFonts } from "../src/render/fonts/manifest.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, Renderer } from "../src/render/renderer.ts"
@@ -112,10 +115,27 @@ interface PoolPhase {
   readonly sha256?: string
 }
 
-type PhaseKind = "many" | "one" | "every-font"
+type PhaseKind = "many" | "one" | "every-font" | "native"
 
-/** One pool phase, in this (child) process: `--phase many|one|every-font <document index>`. */
+const nativeRenderer = async (): Promise<Renderer> => {
+  const coverage = await Renderer.create({ workers: 1, timeoutMs: 600_000 })
+  const native = Renderer.withEngine(await createNativeEngine(verifyFonts()), coverage.coverage)
+  await coverage.close()
+  return native
+}
+
+/** The native compiler's throughput in this (child) process, after the same warm-up as a pool. */
+const runNativePhase = async (doc: BenchDocument): Promise<PoolPhase> => {
+  const native = await nativeRenderer()
+  const start = performance.now()
+  do await render(native, doc)
+  while (performance.now() - start < WARM_UP_MS)
+  return { rate: await throughput(native, doc, planFor(doc).roundMinimum, 1), peakRss, idleRss: 0 }
+}
+
+/** One phase, in this (child) process: `--phase many|one|every-font|native <document index>`. */
 const runPhase = async (kind: PhaseKind, doc: BenchDocument): Promise<PoolPhase> => {
+  if (kind === "native") return runNativePhase(doc)
   const size = kind === "one" ? 1 : workers
   const pool = await warmPool(size, doc, kind === "every-font")
   const idleRss = process.memoryUsage.rss()
@@ -143,12 +163,11 @@ if (phaseFlag >= 0) {
   process.exit(0)
 }
 
-const phase = (kind: PhaseKind, index: number): PoolPhase => {
-  const output = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  return JSON.parse(output.trim().split("\n").pop()!) as PoolPhase
+const phase = async (kind: PhaseKind, index: number): Promise<PoolPhase> => {
+  const child = promisify(execFile)(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], { encoding: "utf8" })
+  child.child.stderr?.pipe(process.stderr)
+  const { stdout } = await child
+  return JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase
 }
 
 interface Row {
@@ -156,21 +175,24 @@ interface Row {
   readonly many: PoolPhase
   readonly one: PoolPhase
   readonly everyFont: PoolPhase
+  /** Native throughput of two processes at once over one process alone. */
+  readonly ceiling: number
   native?: number
   identical?: boolean
 }
 
-const rows: Array<Row> = docs.map((doc, index) => {
-  const many = phase("many", index)
-  const one = phase("one", index)
-  const everyFont = phase("every-font", index)
+const rows: Array<Row> = []
+for (const [index, doc] of docs.entries()) {
+  const many = await phase("many", index)
+  const one = await phase("one", index)
+  const everyFont = await phase("every-font", index)
+  const alone = await phase("native", index)
+  const pair = await Promise.all([phase("native", index), phase("native", index)])
   process.stderr.write(`${doc.name}: pools measured\n`)
-  return { doc, many, one, everyFont }
-})
+  rows.push({ doc, many, one, everyFont, ceiling: (pair[0].rate + pair[1].rate) / alone.rate })
+}
 
-const coverage = await Renderer.create({ workers: 1, timeoutMs: 600_000 })
-const native = Renderer.withEngine(await createNativeEngine(verifyFonts()), coverage.coverage)
-await coverage.close()
+const native = await nativeRenderer()
 for (const row of rows) {
   row.native = median(await sequential(native, row.doc, planFor(row.doc).iterations))
   const probe = await native.render({ markdown: variant(row.doc.markdown, 0), templateId: row.doc.templateId })
@@ -181,12 +203,12 @@ clearInterval(sampler)
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"
 console.log(`Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers replaced past ${workerMemoryMiB} MiB\n`)
-console.log("| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |")
-console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
+console.log("| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | native, 2 processes / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |")
+console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
 for (const row of rows) {
   const { doc, one, many, everyFont } = row
   console.log(
-    `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
+    `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${row.ceiling.toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
   )
 }
 console.log(`\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(Math.min(...rows.map((row) => row.many.idleRss)))}; with every font of the set loaded in each: ${mib(Math.max(...rows.map((row) => row.everyFont.idleRss)))}`)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The sources are TypeScript; tsx loads them in Node (Deno runs src/cli/main.ts directly).
-import { register } from "tsx/esm/api"
+// The sources are TypeScript; Node runs them as one bundle made at start (bin/bundle.js). Deno runs
+// src/cli/main.ts directly.
+import { bundle } from "./bundle.js"
 
-register()
-await import("../src/cli/main.ts")
+await import(await bundle("src/cli/main.ts"))

@@ -40,7 +40,7 @@ const others = ["resume", "academic", "legal", "creative"].map((id) => job(id, e
 
 t.test("the recorded layout is the one npm run memo-layout finds in the installed binary", async (t) => {
   t.ok(layout, "the installed binary has a layout")
-  const { stdout } = await run(process.execPath, ["--import", "tsx", join(repositoryRoot, "scripts", "memo-layout.ts")], { cwd: repositoryRoot, timeout: 120_000 })
+  const { stdout } = await run(process.execPath, [join(repositoryRoot, "bin", "bundle.js"), "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 })
   const found = JSON.parse(stdout) as { layout: unknown; memoryGrowthOver40Letters: number; acceleratorsBounded: boolean; sameBytesAfterEviction: boolean }
   t.same(found.layout, layout, "same addresses")
   t.ok(found.memoryGrowthOver40Letters < 4 * 1024 * 1024, "with eviction, 40 more distinct letters do not grow the memory")

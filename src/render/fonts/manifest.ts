@@ -3,7 +3,7 @@
  * SHA-256 of its bytes; the renderer verifies each one at start, so a changed or missing font stops
  * it before it can produce a PDF whose provenance would lie.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,7 +30,15 @@ export interface VerifiedFont extends FontEntry, FontFile {}
 
 export { FontSetError }
 
-export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+/** The checkout: the nearest directory above this module with the font manifest (src/ and dist/ alike). */
+const findRoot = (from: string): string => {
+  if (existsSync(join(from, "fonts", "manifest.json"))) return from
+  const parent = dirname(from)
+  if (parent === from) throw new Error("the Pressroom checkout (fonts/manifest.json) was not found above the running module")
+  return findRoot(parent)
+}
+
+export const repositoryRoot = findRoot(dirname(fileURLToPath(import.meta.url)))
 export const manifestPath = join(repositoryRoot, "fonts", "manifest.json")
 
 const require = createRequire(join(repositoryRoot, "package.json"))
