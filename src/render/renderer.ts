@@ -71,7 +71,10 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
   diagnostics: Schema.Array(Schema.String)
 }) {}
 
-/** Throughput and latency first; 128 bounds two workers near 600 MiB (README, "Why workers are replaced"). */
+/**
+ * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
+ * document it has typeset; past this it is replaced (README, "Typst's memo cache is evicted").
+ */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
 export interface RendererConfig {

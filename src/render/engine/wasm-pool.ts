@@ -24,7 +24,7 @@ export interface WasmPoolOptions {
   readonly timeoutMs: number
   readonly fonts: ReadonlyArray<VerifiedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this is replaced after its task (README, "Why workers are replaced"). */
+  /** A worker whose WASM memory grew past this is replaced after its task (README, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
 }
 
