@@ -22,7 +22,7 @@ const mallocReturnsMemory = () => process.platform !== "linux" || process.env["M
 
 export const runServe = async (): Promise<void> => {
   if (!singleThreadedGc()) {
-    console.error("pressroom: Node was started without --single-threaded-gc; with several render workers, renders run up to half as fast (npm start passes it)")
+    console.error("pressroom: Node was started without --single-threaded-gc; with several render workers, large documents render up to a quarter slower (npm start passes it)")
   }
   if (!mallocReturnsMemory()) {
     console.error("pressroom: MALLOC_MMAP_THRESHOLD_ is not set; the process keeps 100 to 150 MiB more memory than it needs (npm start sets it to 131072)")
