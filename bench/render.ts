@@ -10,17 +10,17 @@
  *   whose users write in every script): throughput and peak RSS;
  * - the native compiler of the same typst.ts release, typesetting the same documents in-process:
  *   median of sequential renders, and whether its bytes equal the pool's;
- * - the same native compiler in one process, then in two processes at once: what two cores of this
- *   machine give for the document when nothing is shared but the hardware, the ceiling for N / 1.
+ * - the same native compiler in one process, then in two processes started together: what two
+ *   cores of this machine give the document when nothing is shared but the hardware, a reference
+ *   for N / 1 (as noisy as the machine; the two processes' measuring windows overlap, not match).
  * In the first two, every font of the set is available and workers load a face when a document
  * first uses it.
  * Each pool phase runs in a child process of its own, so that its RSS is its alone (memory of
  * a closed pool is not always returned to the system); the native phase runs in this process.
  */
-import { execFile } from "node:child_process"
+import { spawn } from "node:child_process"
 import { availableParallelism, cpus } from "node:os"
 import { fileURLToPath } from "node:url"
-import { promisify } from "node:util"
 import { createNativeEngine } from "../src/render/engine/native.ts"
 import { verifyFonts } from "../src/render/fonts/manifest.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, Renderer } from "../src/render/renderer.ts"
@@ -163,12 +163,15 @@ if (phaseFlag >= 0) {
   process.exit(0)
 }
 
-const phase = async (kind: PhaseKind, index: number): Promise<PoolPhase> => {
-  const child = promisify(execFile)(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], { encoding: "utf8" })
-  child.child.stderr?.pipe(process.stderr)
-  const { stdout } = await child
-  return JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase
-}
+/** Runs a phase in a child process; its stderr (progress, traces) passes straight through. */
+const phase = (kind: PhaseKind, index: number): Promise<PoolPhase> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], { stdio: ["ignore", "pipe", "inherit"] })
+    let stdout = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.on("error", reject)
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase) : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))))
+  })
 
 interface Row {
   readonly doc: BenchDocument
@@ -176,7 +179,7 @@ interface Row {
   readonly one: PoolPhase
   readonly everyFont: PoolPhase
   /** Native throughput of two processes at once over one process alone. */
-  readonly ceiling: number
+  readonly nativePair: number
   native?: number
   identical?: boolean
 }
@@ -189,7 +192,7 @@ for (const [index, doc] of docs.entries()) {
   const alone = await phase("native", index)
   const pair = await Promise.all([phase("native", index), phase("native", index)])
   process.stderr.write(`${doc.name}: pools measured\n`)
-  rows.push({ doc, many, one, everyFont, ceiling: (pair[0].rate + pair[1].rate) / alone.rate })
+  rows.push({ doc, many, one, everyFont, nativePair: (pair[0].rate + pair[1].rate) / alone.rate })
 }
 
 const native = await nativeRenderer()
@@ -208,7 +211,7 @@ console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
 for (const row of rows) {
   const { doc, one, many, everyFont } = row
   console.log(
-    `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${row.ceiling.toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
+    `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${row.nativePair.toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
   )
 }
 console.log(`\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(Math.min(...rows.map((row) => row.many.idleRss)))}; with every font of the set loaded in each: ${mib(Math.max(...rows.map((row) => row.everyFont.idleRss)))}`)

@@ -3,4 +3,4 @@
 // src/cli/main.ts directly.
 import { bundle } from "./bundle.js"
 
-await import(await bundle("src/cli/main.ts"))
+await import(bundle("src/cli/main.ts"))

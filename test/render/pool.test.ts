@@ -2,8 +2,9 @@
  * The compiler pool: when its workers cannot start (a damaged install) it says so to every caller
  * and does not respawn workers that would die the same way (the file itself must end: a pool
  * respawning forever would keep this process alive until tap's timeout); workers replaced past
- * their memory threshold typeset exactly as the first did; a font file replaced on disk while the
- * pool runs fails the render that needs it, naming the file.
+ * their memory threshold typeset exactly as the first did, and jobs queued during a worker's memo
+ * eviction or replacement run after it; a font file replaced on disk while the pool runs fails the
+ * render that needs it, naming the file.
  */
 import t from "tap"
 import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs"
@@ -53,6 +54,22 @@ t.test("a worker replaced after every render typesets exactly as the first one",
   const third = await pool.typeset(withText(scripts))
   t.equal(sha256(again.pdf), sha256(first.pdf), "a replacement gives the same bytes")
   t.equal(sha256(third.pdf), sha256(first.pdf), "and so does the next one")
+  // Jobs queued behind a worker that is being replaced go to its replacement.
+  const queued = await Promise.all([1, 2, 3].map(() => pool.typeset(withText(scripts))))
+  t.same(queued.map((r) => sha256(r.pdf)), [1, 2, 3].map(() => sha256(first.pdf)), "queued jobs typeset on the replacements")
+  await pool.close()
+})
+
+t.test("jobs queued while a worker evicts its memo cache run after it, each typesetting its own text", async (t) => {
+  // One worker: every job after the first waits for the previous one's reply and eviction.
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB })
+  await pool.warm()
+  const texts = Array.from({ length: 6 }, (_, k) => `# Letter ${k}\n\n${"Dear reader, ".repeat(20 * (k + 1))}`)
+  const results = await Promise.all(texts.map((text) => pool.typeset(withText(text))))
+  const alone = await Promise.all([texts[0]!, texts[5]!].map((text) => pool.typeset(withText(text))))
+  t.equal(new Set(results.map((r) => sha256(r.pdf))).size, texts.length, "six different documents")
+  t.equal(sha256(alone[0]!.pdf), sha256(results[0]!.pdf), "the first typesets the same after five evictions")
+  t.equal(sha256(alone[1]!.pdf), sha256(results[5]!.pdf), "and so does the last")
   await pool.close()
 })
 

@@ -32,7 +32,23 @@ t.test("the table is exported beside the existing exports", async (t) => {
   t.same(patched.subarray(patched.length - after), original.subarray(original.length - after), "and so are those after them")
 })
 
-t.test("a module without a table or without exports is refused", async (t) => {
+t.test("sizes and counts that need another byte are written longer", async (t) => {
+  // 127 exports of function 0 ("a0" ... "a126"), about 780 bytes: the count becomes 128, which
+  // takes two bytes, as the section's size already does.
+  const names = Array.from({ length: 127 }, (_, i) => [...new TextEncoder().encode(`a${i}`)])
+  const entries = names.flatMap((name) => [name.length, ...name, 0, 0])
+  const content = [127, ...entries]
+  const exports = [7, ...[content.length & 0x7f | 0x80, content.length >> 7], ...content]
+  const patched = exportFunctionTable(module(TYPES, FUNCTIONS, TABLE, exports, ELEMENTS, CODE), "table")
+  const listed = WebAssembly.Module.exports(new WebAssembly.Module(patched))
+  t.equal(listed.length, 128, "all 128 exports")
+  t.same(listed[127], { name: "table", kind: "table" }, "the table last")
+})
+
+t.test("a module without a table or without exports, or not a module, is refused", async (t) => {
   t.throws(() => exportFunctionTable(module(TYPES, FUNCTIONS, EXPORTS, CODE), "table"), /defines no function table/)
   t.throws(() => exportFunctionTable(module(TYPES, FUNCTIONS, TABLE, ELEMENTS, CODE), "table"), /no export section/)
+  t.throws(() => exportFunctionTable(Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 1, 1, 1, 0]), "table"), /not a WebAssembly module/)
+  const whole = module(TYPES, FUNCTIONS, TABLE, EXPORTS, ELEMENTS, CODE)
+  t.throws(() => exportFunctionTable(whole.subarray(0, whole.length - 3), "table"), /truncated/)
 })

@@ -12,9 +12,23 @@
  *   to the counter (every earlier tracked value is gone) and clears each map in place, keeping its
  *   allocation; written here as hashbrown's `clear` writes it.
  * Runs between compiles only, on the worker's one thread, so no lock can be held; the locks are
- * checked anyway, as is everything else `check()` can see, because a wrong address would corrupt
- * the compiler rather than fail.
+ * checked anyway, as is everything else `check()` can see, because a wrong address of EVICTORS or
+ * ACCELERATORS would corrupt the compiler rather than fail. A wrong counter address cannot make a
+ * PDF wrong, since every map is cleared: it can only let the accelerators grow or go unused.
  */
+
+/**
+ * After each document, entries the last MEMO_MAX_AGE documents did not use are dropped, so what
+ * documents share (the template library, shaped words) stays: with nothing kept a two-page résumé
+ * took 63 ms instead of 17 ms (README, "Typst's memo cache is evicted").
+ */
+export const MEMO_MAX_AGE = 2
+/**
+ * After a document whose Typst source (UTF-16 code units) is this long, about 15 to 20 pages,
+ * nothing is kept: its layout, a hundred MiB or more, would not serve the next document, and the
+ * next document's working set reuses that memory instead of growing past it.
+ */
+export const LARGE_SOURCE_CHARS = 50_000
 
 /** Addresses (bytes into linear memory) of comemo's statics in one typst.ts binary. */
 export interface MemoLayout {
@@ -22,8 +36,8 @@ export interface MemoLayout {
   readonly evictors: number
   /** ACCELERATORS, as words: lock, offset, capacity, pointer, length. */
   readonly accelerators: number
-  /** ID, the counter of tracked values, one word. */
-  readonly acceleratorId: number
+  /** ID, comemo's counter of tracked values, one word. */
+  readonly counter: number
 }
 
 /**
@@ -31,11 +45,12 @@ export interface MemoLayout {
  * needs its own entry: `npm run memo-layout` finds the addresses and checks them.
  */
 export const MEMO_LAYOUTS: Readonly<Record<string, MemoLayout>> = {
-  // @myriaddreamin/typst-ts-web-compiler 0.7.0 (Typst 0.14.2, comemo 0.5.0, hashbrown 0.16.1)
+  // @myriaddreamin/typst-ts-web-compiler 0.7.0 (Typst 0.14.2, comemo 0.5.0, parking_lot 0.12.5;
+  // FxHashMap is the standard library's HashMap, built on the standard library's hashbrown)
   "1fc968438a672366dfec39c96c842c26ed29caff4eb1bcaab19a6c60867de5fd": {
     evictors: 10_300_304,
     accelerators: 10_300_284,
-    acceleratorId: 10_320_192
+    counter: 10_320_192
   }
 }
 
@@ -77,7 +92,7 @@ export class MemoCache {
     }
     const accelerators = this.accelerators(words)
     if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
-    const counter = words[this.layout.acceleratorId / 4]!
+    const counter = words[this.layout.counter / 4]!
     const singletons = new Set<number>()
     for (let at = accelerators.first, id = accelerators.offset; at < accelerators.end; at += ACCELERATOR_WORDS, id++) {
       const [mutex, control, bucketMask, growthLeft, items] = [words[at]! & 0xff, words[at + 1]!, words[at + 2]!, words[at + 3]!, words[at + 4]!]
@@ -100,7 +115,7 @@ export class MemoCache {
     const words = this.words()
     const accelerators = this.accelerators(words)
     if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
-    words[this.layout.accelerators / 4 + 1] = words[this.layout.acceleratorId / 4]!
+    words[this.layout.accelerators / 4 + 1] = words[this.layout.counter / 4]!
     const bytes = new Uint8Array(this.memory.buffer)
     for (let at = accelerators.first; at < accelerators.end; at += ACCELERATOR_WORDS) {
       const bucketMask = words[at + 2]!

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
+import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
 import { type CompilerSetup, type FontInfo, startCompiler, Trapped } from "./wasm-compiler.ts"
 
 export type RenderWorkerData = CompilerSetup
@@ -19,22 +20,10 @@ export type RenderWorkerReply =
     readonly pdf: Uint8Array
     readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
     readonly assetSha256s: ReadonlyArray<string>
-    readonly memoryBytes: number
   }
-  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly memoryBytes: number }
-
-/**
- * After each document, Typst's memo cache drops what the last MEMO_MAX_AGE documents did not use,
- * so what documents share (the template library, shaped common words) stays: with nothing kept a
- * two-page résumé took 63 ms instead of 17 ms (README, "Typst's memo cache is evicted").
- */
-const MEMO_MAX_AGE = 2
-/**
- * After a document whose Typst source is this long, nothing is kept: its layout is a hundred MiB
- * or more that the next, different document would not use, and the next document's working set
- * then reuses that memory instead of growing past it.
- */
-const LARGE_SOURCE_CHARS = 50_000
+  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string> }
+  /** After a job's reply, once Typst's memo cache is evicted: the worker may take the next job. */
+  | { readonly idle: true; readonly memoryBytes: number }
 
 const data = workerData as RenderWorkerData
 const port = parentPort!
@@ -67,15 +56,19 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
   let reply: RenderWorkerReply
   try {
     const result = typesetDocument(message.job, compile)
-    reply = { id: message.id, ok: true, ...result, memoryBytes: compiler.memoryBytes() }
+    reply = { id: message.id, ok: true, ...result }
   } catch (error) {
     const trapped = error instanceof Trapped || !(error instanceof CompileFailure)
     const errors = error instanceof CompileFailure ? [...error.details] : [error instanceof Trapped ? error.message : String(error)]
-    reply = { id: message.id, ok: false, trapped, errors, memoryBytes: compiler.memoryBytes() }
+    reply = { id: message.id, ok: false, trapped, errors }
   }
   port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
-  // After the reply, off the caller's time; a trapped instance is about to be replaced.
-  if (reply.ok || !reply.trapped) compiler.memo.evict(largestSource >= LARGE_SOURCE_CHARS ? 0 : MEMO_MAX_AGE)
+  // A trapped instance is about to be replaced. Otherwise eviction runs after the caller has its
+  // answer and before the pool sends another job; should it throw, the worker dies with no job
+  // of anyone's in it, and the pool replaces it.
+  if (!reply.ok && reply.trapped) return
+  compiler.memo.evict(largestSource >= LARGE_SOURCE_CHARS ? 0 : MEMO_MAX_AGE)
   largestSource = 0
+  port.postMessage({ idle: true, memoryBytes: compiler.memoryBytes() } satisfies RenderWorkerReply)
 })
 port.postMessage({ ready: true, fontInfos: data.fontInfos ? undefined : compiler.fontInfos } satisfies RenderWorkerReply)

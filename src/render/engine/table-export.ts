@@ -1,5 +1,6 @@
 /**
- * Adds an export of a WebAssembly module's function table, leaving every other byte as it was.
+ * Adds an export of a WebAssembly module's function table, leaving every other section as it was
+ * (those after the export section move by the bytes it grows).
  * typst.ts does not export its table, and the eviction of Typst's memo cache (memo-eviction.ts)
  * calls functions that Typst registered in it. Only the export section changes: the code, data and
  * therefore the PDFs are those of the released binary (the tests compare them with the native
@@ -28,12 +29,15 @@ const decodeU32 = (bytes: Uint8Array, at: number): { readonly value: number; rea
   let shift = 0
   let byte: number
   do {
+    if (at >= bytes.length || shift > 28) throw new Error("the module is truncated or malformed")
     byte = bytes[at++]!
     value += (byte & 0x7f) * 2 ** shift
     shift += 7
   } while (byte & 0x80)
   return { value, next: at }
 }
+
+const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00] // "\0asm", version 1
 
 interface Section {
   readonly id: number
@@ -44,11 +48,13 @@ interface Section {
 }
 
 const sectionsOf = (binary: Uint8Array): Array<Section> => {
+  if (!HEADER.every((byte, i) => binary[i] === byte)) throw new Error("not a WebAssembly module (version 1)")
   const sections: Array<Section> = []
-  let at = 8 // magic number and version
+  let at = HEADER.length
   while (at < binary.length) {
     const id = binary[at]!
     const size = decodeU32(binary, at + 1)
+    if (size.next + size.value > binary.length) throw new Error("the module is truncated or malformed")
     sections.push({ id, start: at, contentStart: size.next, end: size.next + size.value })
     at = size.next + size.value
   }

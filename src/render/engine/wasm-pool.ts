@@ -30,7 +30,8 @@ export interface WasmPoolOptions {
 
 const require = createRequire(`${repositoryRoot}/package.json`)
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
-const wasmPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
+/** The released compiler binary (its SHA-256 is `rendererReleaseChecksum`). */
+export const compilerBinaryPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
 const compilerVersion = (require(`${compilerPackage}/package.json`) as { version: string }).version
 export const TYPST_VERSION = "0.14.2"
 
@@ -47,7 +48,8 @@ interface Pending {
   readonly reject: (error: unknown) => void
 }
 
-type JobReply = Exclude<RenderWorkerReply, { ready: true }>
+type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true }>
+type IdleReply = Extract<RenderWorkerReply, { idle: true }>
 
 class Slot {
   readonly worker: Worker
@@ -55,11 +57,14 @@ class Slot {
   /** Set once the worker has loaded everything; only started workers take jobs. */
   started = false
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
+  /** Between a job's reply and the worker's idle message, while it evicts Typst's memo cache. */
+  evicting = false
 
   constructor(
     workerData: RenderWorkerData,
     handlers: {
       readonly reply: (slot: Slot, reply: JobReply) => void
+      readonly idle: (slot: Slot, idle: IdleReply) => void
       readonly lost: (slot: Slot, why: string) => void
       readonly fontInfos: (infos: ReadonlyArray<FontInfo>) => void
     }
@@ -70,7 +75,7 @@ class Slot {
         if (!("ready" in message)) return
         if (message.fontInfos) handlers.fontInfos(message.fontInfos)
         this.worker.off("message", onReady)
-        this.worker.on("message", (reply: JobReply) => handlers.reply(this, reply))
+        this.worker.on("message", (reply: JobReply | IdleReply) => ("idle" in reply ? handlers.idle(this, reply) : handlers.reply(this, reply)))
         // Adding a message listener refs the worker again; an idle worker must not keep the
         // process alive (a CLI or a test exits without close()).
         this.worker.unref()
@@ -100,7 +105,7 @@ export class WasmEnginePool implements TypstEngine {
   private closed = false
 
   constructor(private readonly options: WasmPoolOptions) {
-    const binary = readFileSync(wasmPath)
+    const binary = readFileSync(compilerBinaryPath)
     this.releaseChecksum = sha256Hex(binary)
     const memoLayout = MEMO_LAYOUTS[this.releaseChecksum]
     if (!memoLayout) throw new Error(`${compilerPackage} ${compilerVersion} (sha256 ${this.releaseChecksum}) has no memo layout in memo-eviction.ts: run npm run memo-layout`)
@@ -158,6 +163,7 @@ export class WasmEnginePool implements TypstEngine {
   private spawn(): void {
     const slot = new Slot({ ...this.workerData, fontInfos: this.fontInfos }, {
       reply: (s, reply) => this.onReply(s, reply),
+      idle: (s, idle) => this.onIdle(s, idle),
       lost: (s, why) => this.onLost(s, why),
       fontInfos: (infos) => {
         this.fontInfos ??= infos
@@ -170,7 +176,7 @@ export class WasmEnginePool implements TypstEngine {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return
-      if (slot.started && !slot.current) this.assign(slot)
+      if (slot.started && !slot.current && !slot.evicting) this.assign(slot)
     }
   }
 
@@ -192,13 +198,19 @@ export class WasmEnginePool implements TypstEngine {
     if (!current || current.id !== reply.id) return
     clearTimeout(current.timer)
     slot.current = undefined
-    slot.worker.unref()
     if (reply.ok) {
       current.pending.resolve({ pdf: reply.pdf, warnings: reply.warnings, assetSha256s: reply.assetSha256s })
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    if ((!reply.ok && reply.trapped) || reply.memoryBytes > this.options.recycleAboveBytes) this.replace(slot)
+    if (!reply.ok && reply.trapped) this.replace(slot)
+    else slot.evicting = true
+  }
+
+  private onIdle(slot: Slot, idle: IdleReply): void {
+    slot.evicting = false
+    slot.worker.unref()
+    if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot)
     else this.dispatch()
   }
 
