@@ -1,29 +1,30 @@
 /**
- * Runs a TypeScript entry of this checkout under Node as one JavaScript module: esbuild bundles the
+ * Runs a TypeScript entry of this checkout under Node as JavaScript modules: esbuild bundles the
  * entry and everything it imports from the checkout into dist/, leaving packages to node_modules.
  * A TypeScript loader would cost more than the bundling: tsx runs a loader thread and keeps every
  * module it transformed, about 80 MiB of a process that renders (README, "Memory").
  *
- * The bundle is made at every start (a few hundred milliseconds) and named by its content, so it is
- * never stale, and processes starting together write the same bytes to the same name. The build is
- * synchronous: esbuild's asynchronous API keeps a service process alive beside a server for good.
- * dist/ must be writable.
+ * What the entry imports dynamically goes into chunks of its own (dist/chunks/), loaded when it is
+ * imported, with the packages it imports: the pressroom command loads only the command it runs.
+ * The bundle is made at every start (a few hundred milliseconds) and every file is named by its
+ * content, so it is never stale, and processes starting together write the same bytes to the same
+ * names. The build is synchronous: esbuild's asynchronous API keeps a service process alive beside
+ * a server for good. dist/ must be writable.
  *
  *   node bin/bundle.js <entry.ts> [arguments]   bundles the entry and runs it with the arguments
- *   node bin/bundle.js --build <entry.ts> ...    only bundles, printing the files (CI: fails early)
+ *   node bin/bundle.js --build <entry.ts> ...    only bundles, printing the entries' files (CI: fails early)
  */
 import { buildSync } from "esbuild"
-import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs"
-import { basename, dirname, join, resolve } from "node:path"
+import { mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const dist = join(root, "dist")
 /**
- * A bundle not used for this long is removed when another bundle of the same entry is made. Using
- * one touches it; a process that started from one has loaded it, except the benchmark, whose
- * phases start from its bundle again, all within a run.
+ * A file of dist/ not used for this long is removed when a new one is written. Starting from a
+ * bundle touches its files, and a process imports its chunks as it starts (the command it runs),
+ * except the benchmark, whose phases start from its bundle again, all within a run.
  */
 const UNUSED_MS = 24 * 60 * 60 * 1000
 
@@ -32,38 +33,48 @@ export const bundle = (entry) => {
   const result = buildSync({
     entryPoints: [resolve(root, entry)],
     bundle: true,
+    splitting: true,
     packages: "external",
     format: "esm",
     platform: "node",
     target: "es2022",
+    absWorkingDir: root,
+    outdir: dist,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunks/[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+    metafile: true,
     write: false,
     logLevel: "silent"
   })
-  const code = result.outputFiles[0].contents
-  const name = basename(entry).replace(/\.[cm]?ts$/, "")
-  const file = join(dist, `${name}-${createHash("sha256").update(code).digest("hex").slice(0, 16)}.mjs`)
-  if (existsSync(file)) {
-    const now = new Date()
-    utimesSync(file, now, now)
-  } else {
-    mkdirSync(dist, { recursive: true })
-    const partial = `${file}.${process.pid}.tmp`
-    writeFileSync(partial, code)
-    renameSync(partial, file)
-    removeUnused(name, file)
+  const now = new Date()
+  let wrote = false
+  for (const { path, contents } of result.outputFiles) {
+    try {
+      utimesSync(path, now, now)
+    } catch {
+      mkdirSync(dirname(path), { recursive: true })
+      const partial = `${path}.${process.pid}.tmp`
+      writeFileSync(partial, contents)
+      renameSync(partial, path)
+      wrote = true
+    }
   }
-  return pathToFileURL(file).href
+  if (wrote) removeUnused(dist)
+  const [output] = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint)
+  return pathToFileURL(resolve(root, output)).href
 }
 
-const removeUnused = (name, kept) => {
-  for (const other of readdirSync(dist)) {
-    const path = join(dist, other)
-    // Only this entry's bundles: the name, a dash, sixteen hex digits (not "gallery-image-…" for "gallery").
-    if (path === kept || !other.startsWith(`${name}-`) || !/^[0-9a-f]{16}\.mjs$/.test(other.slice(name.length + 1))) continue
-    try {
-      if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) unlinkSync(path)
-    } catch {
-      // Another process removed it first.
+const removeUnused = (folder) => {
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) removeUnused(path)
+    else if (entry.name.endsWith(".mjs")) {
+      try {
+        if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) unlinkSync(path)
+      } catch {
+        // Another process removed it first.
+      }
     }
   }
 }

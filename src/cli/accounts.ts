@@ -27,13 +27,7 @@ import {
 import { AccountAdministration } from "../accounts/administration.ts"
 import { MigratedDatabaseLive } from "../db/layer.ts"
 import { ApiError } from "../http/api-error.ts"
-import { UsageError } from "./usage-error.ts"
-
-export const accountsUsage =
-  "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId>"
-export const keysUsage =
-  "usage: pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys revoke <keyId>"
-export const creditsUsage = "usage: pressroom credits add --account <accountId> --packs <n>"
+import { accountsUsage, creditsUsage, keysUsage, UsageError } from "./usage.ts"
 
 /** A flag's digits as a number; anything else stays a string, for the schema to refuse by name. */
 const integerFlag = (text: string | undefined): number | string | undefined => (text !== undefined && /^-?\d+$/.test(text) ? Number(text) : text)

@@ -5,9 +5,7 @@
 import { Effect } from "effect"
 import { DatabaseLive } from "../db/layer.ts"
 import { migrate } from "../db/migrator.ts"
-import { UsageError } from "./usage-error.ts"
-
-export const migrateUsage = "usage: pressroom migrate"
+import { migrateUsage, UsageError } from "./usage.ts"
 
 export const runMigrate = async (argv: ReadonlyArray<string>): Promise<void> => {
   if (argv.length > 0) throw new UsageError(migrateUsage)

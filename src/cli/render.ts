@@ -7,10 +7,7 @@ import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
 import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
-import { UsageError } from "./usage-error.ts"
-
-export const renderUsage =
-  "usage: pressroom render <file.md | -> --template <id> [--locale <locale>] [--option key=value ...] -o <out.pdf> [--provenance <out.json>]"
+import { renderUsage, UsageError } from "./usage.ts"
 
 /** `--option pageNumbers=true` → { pageNumbers: true }; values other than true/false stay strings. */
 export const parseOptionFlags = (flags: ReadonlyArray<string>): Record<string, unknown> => {

@@ -3,8 +3,6 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { ServerLive } from "../http/server.ts"
 
-export const serveUsage = "usage: pressroom serve"
-
 /**
  * Whether V8 collects garbage on each thread's own: without it, background collections take
  * about a core from the render workers (README, "Documents are typeset in worker threads"). It

@@ -81,8 +81,18 @@ t.test("an unreadable input file is refused", async (t) => {
   t.match(run.stderr, /cannot read/)
 })
 
-t.test("an unknown command is refused", async (t) => {
-  const run = await pressroom(["frobnicate"])
-  t.equal(run.code, 2)
-  t.match(run.stderr, /unknown command 'frobnicate'/)
+t.test("an unknown command is refused, also one named like a property of every object", async (t) => {
+  for (const name of ["frobnicate", "constructor", "__proto__"]) {
+    const run = await pressroom([name])
+    t.equal(run.code, 2, name)
+    t.match(run.stderr, new RegExp(`unknown command '${name}'`))
+  }
+})
+
+t.test("--help lists every command", async (t) => {
+  const run = await pressroom(["--help"])
+  t.equal(run.code, 0)
+  for (const command of ["render", "serve", "migrate", "accounts create", "accounts show", "keys create", "keys revoke", "credits add"]) {
+    t.match(run.stdout, new RegExp(`(^  | \\| )${command}( |$)`, "m"), command)
+  }
 })
