@@ -53,8 +53,8 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
     throw new UsageError(`cannot read ${input === "-" ? "standard input" : input}`)
   }
   const config = await Effect.runPromise(rendererConfig)
-  // A one-shot command needs a single warm compiler, not one per core.
-  const renderer = await Renderer.create({ ...config, workers: 1 })
+  // A one-shot command needs one compiler, not one per core, and no warm-up for later renders.
+  const renderer = await Renderer.create({ ...config, workers: 1, warmUp: false })
   try {
     const result = await renderer.render({ markdown, templateId: values.template, locale: values.locale, options, channel: "cli" })
     writeAtomically(values.output, result.pdf)

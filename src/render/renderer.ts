@@ -82,6 +82,12 @@ export interface RendererConfig {
   readonly timeoutMs: number
   /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 256). */
   readonly workerMemoryMiB?: number
+  /**
+   * Whether each worker typesets a warm-up page before it takes jobs (default true), so that a
+   * server's first renders do not pay for the first use of faces, highlighting and tables. A
+   * one-shot command renders once and skips it: about half a second of its start.
+   */
+  readonly warmUp?: boolean
 }
 
 const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
@@ -121,7 +127,7 @@ export class Renderer {
     readonly fontSetSha256: string
   ) {}
 
-  /** Verifies the font set (throws naming a missing or altered file), starts and warms the pool. */
+  /** Verifies the font set (throws naming a missing or altered file), starts the pool and waits for it. */
   static async create(config: RendererConfig): Promise<Renderer> {
     const manifest = readManifest()
     const fonts = verifyFonts(manifest)
@@ -131,7 +137,8 @@ export class Renderer {
       timeoutMs: config.timeoutMs,
       fonts,
       bundle,
-      recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024
+      recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
+      warmUp: config.warmUp ?? true
     })
     try {
       await pool.warm()

@@ -87,7 +87,7 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
 
 t.test("documents typeset after eviction give the bytes of the native compiler", async (t) => {
   t.ok(toTypst(parseMarkdown(large.markdown).root, {}).markup.length > LARGE_SOURCE_CHARS, "the large document passes the size after which everything is evicted")
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024 })
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024, warmUp: true })
   t.teardown(() => pool.close())
   await pool.warm()
   const native = await createNativeEngine(verifyFonts())

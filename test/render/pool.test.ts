@@ -28,7 +28,7 @@ const job = {
 t.test("workers that cannot start fail every job as crashed, once", async (t) => {
   // A bundle file whose text is not a string makes the worker's start-up throw inside WASM.
   const broken = [...readBundle(), { path: "/broken.typ", text: 42 as unknown as string }]
-  const pool = new WasmEnginePool({ size: 2, timeoutMs: 5_000, fonts: [], bundle: broken, recycleAboveBytes: 256 * MiB })
+  const pool = new WasmEnginePool({ size: 2, timeoutMs: 5_000, fonts: [], bundle: broken, recycleAboveBytes: 256 * MiB, warmUp: true })
   const queued = pool.typeset(job)
   await t.rejects(pool.warm(), "warm-up reports the failure")
   const error = await queued.then(() => undefined, (e: unknown) => e)
@@ -47,7 +47,7 @@ const scripts = "Latin, Русский, Ελληνικά, العربية, हि
 t.test("a worker replaced after every render typesets exactly as the first one", async (t) => {
   // Any memory is past a 1-byte threshold: every render ends with its worker replaced, and each
   // replacement starts from the font descriptions the first worker computed.
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 1 })
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 1, warmUp: true })
   await pool.warm()
   const first = await pool.typeset(withText(scripts))
   const again = await pool.typeset(withText(scripts))
@@ -62,7 +62,7 @@ t.test("a worker replaced after every render typesets exactly as the first one",
 
 t.test("jobs queued while a worker evicts its memo cache run after it, each typesetting its own text", async (t) => {
   // One worker: every job after the first waits for the previous one's reply and eviction.
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB })
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: true })
   await pool.warm()
   const texts = Array.from({ length: 6 }, (_, k) => `# Letter ${k}\n\n${"Dear reader, ".repeat(20 * (k + 1))}`)
   const results = await Promise.all(texts.map((text) => pool.typeset(withText(text))))
@@ -82,7 +82,7 @@ t.test("a font file changed on disk after start fails the render that needs it, 
   const copy = join(dir, "arabic.ttf")
   copyFileSync(fonts[arabic]!.path, copy)
   const moved = fonts.map((font, i) => (i === arabic ? { ...font, path: copy } : font))
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: moved, bundle: readBundle(), recycleAboveBytes: 256 * MiB })
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: moved, bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: true })
   await pool.warm()
   writeFileSync(copy, "not the font any more")
   const error = await pool.typeset(withText("نص عربي")).then(() => undefined, (e: unknown) => e)

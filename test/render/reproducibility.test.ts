@@ -45,6 +45,10 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const head = Buffer.from(a.pdf).toString("latin1")
   t.notMatch(head, /\/CreationDate|\/ModDate/, "no dates in the PDF")
 
+  const cold = await Renderer.create({ workers: 1, timeoutMs: 30_000, warmUp: false })
+  t.teardown(() => cold.close())
+  t.equal((await cold.render(REQUEST)).sha256, a.sha256, "a pool without the warm-up page gives the same bytes")
+
   const concurrent = await Promise.all([1, 2, 3, 4].map(() => second.render(REQUEST)))
   t.same(concurrent.map((r) => r.sha256), [a.sha256, a.sha256, a.sha256, a.sha256], "concurrent renders agree")
 

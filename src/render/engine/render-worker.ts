@@ -10,7 +10,7 @@ import { CompileFailure, type CompileTask } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
 import { type CompilerSetup, type FontInfo, startCompiler, Trapped } from "./wasm-compiler.ts"
 
-export type RenderWorkerData = CompilerSetup
+export type RenderWorkerData = CompilerSetup & { readonly warmUp: boolean }
 
 export type RenderWorkerReply =
   | { readonly ready: true; readonly fontInfos?: ReadonlyArray<FontInfo> }
@@ -48,7 +48,8 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
 ]
 #raw(block: true, lang: "js", "const warm = (up) => up * 2 // code")
 #raw("inline")`
-compile({ main: WARM_UP, shadows: [] })
+// Without the warm-up, one trivial compile still fills comemo's statics for the check below.
+compile({ main: data.warmUp ? WARM_UP : "#[ ]", shadows: [] })
 // Fails the worker's start, and so the pool's, if the memo layout does not fit this binary.
 compiler.memo.check()
 

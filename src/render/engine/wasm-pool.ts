@@ -26,6 +26,8 @@ export interface WasmPoolOptions {
   readonly bundle: ReadonlyArray<BundleFile>
   /** A worker whose WASM memory grew past this is replaced after its task (README, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
+  /** Whether each worker typesets a warm-up page before it takes jobs (RendererConfig.warmUp). */
+  readonly warmUp: boolean
 }
 
 const require = createRequire(`${repositoryRoot}/package.json`)
@@ -114,7 +116,8 @@ export class WasmEnginePool implements TypstEngine {
       module: new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT)),
       memoLayout,
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
-      bundle: options.bundle
+      bundle: options.bundle,
+      warmUp: options.warmUp
     }
     for (let i = 0; i < Math.max(1, options.size); i++) this.spawn()
   }
