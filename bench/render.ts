@@ -16,7 +16,8 @@
  * In the first two, every font of the set is available and workers load a face when a document
  * first uses it.
  * Each pool phase runs in a child process of its own, so that its RSS is its alone (memory of
- * a closed pool is not always returned to the system); the native phase runs in this process.
+ * a closed pool is not always returned to the system), as do the native throughput phases; the
+ * native median runs in this process.
  */
 import { spawn } from "node:child_process"
 import { availableParallelism, cpus } from "node:os"
@@ -170,7 +171,8 @@ const phase = (kind: PhaseKind, index: number): Promise<PoolPhase> =>
     let stdout = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.on("error", reject)
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase) : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))))
+    // "close", not "exit": stdout may still hold the result when the process exits.
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase) : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))))
   })
 
 interface Row {
@@ -214,4 +216,6 @@ for (const row of rows) {
     `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${row.nativePair.toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
   )
 }
-console.log(`\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(Math.min(...rows.map((row) => row.many.idleRss)))}; with every font of the set loaded in each: ${mib(Math.max(...rows.map((row) => row.everyFont.idleRss)))}`)
+const lowest = rows.reduce((a, b) => (b.many.idleRss < a.many.idleRss ? b : a))
+const highest = rows.reduce((a, b) => (b.everyFont.idleRss > a.everyFont.idleRss ? b : a))
+console.log(`\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(lowest.many.idleRss)} at the lowest (warmed on the ${lowest.doc.name}); with every font of the set loaded in each: ${mib(highest.everyFont.idleRss)} at the highest (warmed on the ${highest.doc.name})`)

@@ -16,7 +16,7 @@
  */
 import { buildSync } from "esbuild"
 import { mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
@@ -27,11 +27,14 @@ const dist = join(root, "dist")
  * except the benchmark, whose phases start from its bundle again, all within a run.
  */
 const UNUSED_MS = 24 * 60 * 60 * 1000
+/** A partial file older than this belongs to no process still writing it. */
+const TMP_MS = 60 * 60 * 1000
 
 /** The file URL of an up-to-date bundle of `entry` (a path relative to the checkout, or absolute). */
 export const bundle = (entry) => {
+  const source = resolve(root, entry)
   const result = buildSync({
-    entryPoints: [resolve(root, entry)],
+    entryPoints: [source],
     bundle: true,
     splitting: true,
     packages: "external",
@@ -61,17 +64,21 @@ export const bundle = (entry) => {
     }
   }
   if (wrote) removeUnused(dist)
-  const [output] = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint)
-  return pathToFileURL(resolve(root, output)).href
+  // Chunks of dynamic imports name their module as entryPoint too: match the entry's own.
+  const input = relative(root, source).split(sep).join("/")
+  const output = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint === input && !file.includes("/chunks/"))
+  if (!output) throw new Error(`esbuild produced no bundle for ${input}`)
+  return pathToFileURL(resolve(root, output[0])).href
 }
 
 const removeUnused = (folder) => {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name)
     if (entry.isDirectory()) removeUnused(path)
-    else if (entry.name.endsWith(".mjs")) {
+    else if (entry.name.endsWith(".mjs") || entry.name.endsWith(".tmp")) {
+      // A .tmp file is what a process that died between writing and renaming left behind.
       try {
-        if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) unlinkSync(path)
+        if (Date.now() - statSync(path).mtimeMs > (entry.name.endsWith(".tmp") ? TMP_MS : UNUSED_MS)) unlinkSync(path)
       } catch {
         // Another process removed it first.
       }
@@ -80,7 +87,14 @@ const removeUnused = (folder) => {
 }
 
 // Run as a program (also through a symbolic link), not imported by bin/pressroom.js.
-if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
+const isMain = () => {
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+  } catch {
+    return false // no script path (node -e, a REPL) or one that no longer exists
+  }
+}
+if (process.argv[1] && isMain()) {
   const [first, ...rest] = process.argv.slice(2)
   if (first === "--build") {
     for (const entry of rest) process.stdout.write(`${fileURLToPath(bundle(entry))}\n`)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The sources are TypeScript; Node runs them as one bundle made at start (bin/bundle.js). Deno runs
+// The sources are TypeScript; Node runs them as a bundle made at start (bin/bundle.js). Deno runs
 // src/cli/main.ts directly.
 import { bundle } from "./bundle.js"
 

@@ -58,6 +58,8 @@ const second = snapshot()
 // Candidates: an unlocked vector, filled since the start, of functions of one argument in the
 // table; and an unlocked vector of five-word records after a zero offset, grown between the two
 // snapshots. The memory has not changed since the second snapshot, so the table can be consulted.
+// Five documents use dozens of memoised functions and create hundreds of tracked values: the
+// floors (8 evictors, 100 accelerators) rule out small vectors that merely grew.
 const table = compiler.functionTable
 const isEvictor = (index: number) => index > 0 && index < table.length && table.get(index)?.length === 1
 const evictors: Array<number> = []
@@ -119,4 +121,5 @@ memo.evict(0)
 const same = Buffer.from(typeset("coverletter", variant(letter, 0))).equals(Buffer.from(before))
 const bounded = acceleratorLength() === accelerated
 console.log(JSON.stringify({ checksum, layout, memoryGrowthOver40Letters: grew, acceleratorsBounded: bounded, sameBytesAfterEviction: same }, null, 2))
-if (grew > 4 << 20 || !same || !bounded) process.exit(1)
+// Without eviction the 40 letters grow the memory by about 4.5 MiB; with it, by nothing.
+if (grew > 1 << 20 || !same || !bounded) process.exit(1)

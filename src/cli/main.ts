@@ -8,7 +8,8 @@ type Run = (argv: ReadonlyArray<string>) => Promise<void>
 
 /**
  * Each command's module is loaded when it runs, not before: an account command then loads neither
- * the HTTP server nor the renderer, about 0.7 s of every start (README, "Memory").
+ * the HTTP server nor the renderer, 0.9 s of its start (README, "Memory"). Import commands here
+ * only, at start: bin/bundle.js removes chunks that no start has touched for a day.
  */
 const commands: Readonly<Record<string, { readonly usage: string; readonly load: () => Promise<Run> }>> = {
   render: { usage: renderUsage, load: async () => (await import("./render.ts")).runRender },

@@ -82,6 +82,10 @@ export class MemoCache {
    * compile, when the caches of the common memoised functions exist.
    */
   check(): void {
+    const { evictors, accelerators: acceleratorsAt, counter: counterAt } = this.layout
+    for (const [address, bytes] of [[evictors, 16], [acceleratorsAt, 20], [counterAt, 4]] as const) {
+      if (address % 4 !== 0 || address < 0 || address + bytes > this.memory.buffer.byteLength) this.fail(`the address ${address} is not a word in memory`)
+    }
     const words = this.words()
     const { lock, length, functions } = this.evictors(words)
     if (lock !== 0) this.fail("EVICTORS is locked")
@@ -111,7 +115,7 @@ export class MemoCache {
     const { lock, functions } = this.evictors(this.words())
     if (lock !== 0) this.fail("EVICTORS is locked")
     for (const index of functions) (this.table.get(index) as (maxAge: number) => void)(maxAge)
-    // The evictors free memory but never grow it, so the views stay valid from here on.
+    // Views made after the evictors ran: nothing below calls into WebAssembly, so memory cannot grow under them.
     const words = this.words()
     const accelerators = this.accelerators(words)
     if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
@@ -122,6 +126,7 @@ export class MemoCache {
       // A mask of 0 is the shared empty singleton, which must never be written.
       if (bucketMask === 0 || words[at + 3] === capacityOf(bucketMask)) continue
       const control = words[at + 1]!
+      if ((bucketMask & (bucketMask + 1)) !== 0 || control + bucketMask + 1 + GROUP_WIDTH > bytes.length) this.fail("an accelerator is not a hash table")
       bytes.fill(EMPTY, control, control + bucketMask + 1 + GROUP_WIDTH)
       words[at + 3] = capacityOf(bucketMask)
       words[at + 4] = 0

@@ -20,8 +20,10 @@ export type RenderWorkerReply =
     readonly pdf: Uint8Array
     readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
     readonly assetSha256s: ReadonlyArray<string>
+    /** Whether the worker now evicts and then sends an idle message (not when it trapped). */
+    readonly evicts: boolean
   }
-  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string> }
+  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly evicts: boolean }
   /** After a job's reply, once Typst's memo cache is evicted: the worker may take the next job. */
   | { readonly idle: true; readonly memoryBytes: number }
 
@@ -50,6 +52,7 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
 #raw("inline")`
 // Without the warm-up, one trivial compile still fills comemo's statics for the check below.
 compile({ main: data.warmUp ? WARM_UP : "#[ ]", shadows: [] })
+largestSource = 0
 // Fails the worker's start, and so the pool's, if the memo layout does not fit this binary.
 compiler.memo.check()
 
@@ -57,17 +60,17 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
   let reply: RenderWorkerReply
   try {
     const result = typesetDocument(message.job, compile)
-    reply = { id: message.id, ok: true, ...result }
+    reply = { id: message.id, ok: true, ...result, evicts: true }
   } catch (error) {
     const trapped = error instanceof Trapped || !(error instanceof CompileFailure)
     const errors = error instanceof CompileFailure ? [...error.details] : [error instanceof Trapped ? error.message : String(error)]
-    reply = { id: message.id, ok: false, trapped, errors }
+    // A trapped instance is about to be replaced: nothing to evict.
+    reply = { id: message.id, ok: false, trapped, errors, evicts: !trapped }
   }
   port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
-  // A trapped instance is about to be replaced. Otherwise eviction runs after the caller has its
-  // answer and before the pool sends another job; should it throw, the worker dies with no job
-  // of anyone's in it, and the pool replaces it.
-  if (!reply.ok && reply.trapped) return
+  // Eviction runs after the caller has its answer and before the pool sends another job; should
+  // it throw, the worker dies with no job of anyone's in it, and the pool replaces it.
+  if (!reply.evicts) return
   compiler.memo.evict(largestSource >= LARGE_SOURCE_CHARS ? 0 : MEMO_MAX_AGE)
   largestSource = 0
   port.postMessage({ idle: true, memoryBytes: compiler.memoryBytes() } satisfies RenderWorkerReply)

@@ -59,8 +59,11 @@ class Slot {
   /** Set once the worker has loaded everything; only started workers take jobs. */
   started = false
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
-  /** Between a job's reply and the worker's idle message, while it evicts Typst's memo cache. */
-  evicting = false
+  /**
+   * Between a job's reply and the worker's idle message, while it evicts Typst's memo cache: the
+   * deadline after which the worker is replaced, as if the eviction had hung.
+   */
+  evicting: NodeJS.Timeout | undefined
 
   constructor(
     workerData: RenderWorkerData,
@@ -206,12 +209,16 @@ export class WasmEnginePool implements TypstEngine {
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    if (!reply.ok && reply.trapped) this.replace(slot)
-    else slot.evicting = true
+    if (!reply.evicts) return this.replace(slot)
+    slot.evicting = setTimeout(() => {
+      slot.evicting = undefined
+      this.replace(slot)
+    }, this.options.timeoutMs)
   }
 
   private onIdle(slot: Slot, idle: IdleReply): void {
-    slot.evicting = false
+    clearTimeout(slot.evicting)
+    slot.evicting = undefined
     slot.worker.unref()
     if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot)
     else this.dispatch()
@@ -262,6 +269,7 @@ export class WasmEnginePool implements TypstEngine {
 
   private async retire(slot: Slot): Promise<void> {
     this.slots.delete(slot)
+    clearTimeout(slot.evicting)
     slot.worker.removeAllListeners()
     slot.worker.on("error", () => {})
     await slot.worker.terminate()
