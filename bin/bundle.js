@@ -64,9 +64,9 @@ export const bundle = (entry) => {
     }
   }
   if (wrote) removeUnused(dist)
-  // Chunks of dynamic imports name their module as entryPoint too: match the entry's own.
+  // Chunks of dynamic imports name their own module as entryPoint too: match the entry's.
   const input = relative(root, source).split(sep).join("/")
-  const output = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint === input && !file.includes("/chunks/"))
+  const output = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint === input)
   if (!output) throw new Error(`esbuild produced no bundle for ${input}`)
   return pathToFileURL(resolve(root, output[0])).href
 }

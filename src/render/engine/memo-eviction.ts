@@ -63,6 +63,10 @@ const ACCELERATOR_WORDS = 5
 const GROUP_WIDTH = 8
 const EMPTY = 0xff
 
+/** Whether `bucketMask` is a power of two less one, as every hashbrown table's is. */
+const isBucketMask = (bucketMask: number): boolean => (bucketMask & (bucketMask + 1)) === 0
+/** A table's control bytes: one per bucket, then the copy of the first group. */
+const controlBytes = (bucketMask: number): number => bucketMask + 1 + GROUP_WIDTH
 /** How many entries a hashbrown table of `bucketMask + 1` buckets holds before it grows. */
 const capacityOf = (bucketMask: number): number => (bucketMask < 8 ? bucketMask : ((bucketMask + 1) / 8) * 7)
 
@@ -101,9 +105,9 @@ export class MemoCache {
     for (let at = accelerators.first, id = accelerators.offset; at < accelerators.end; at += ACCELERATOR_WORDS, id++) {
       const [mutex, control, bucketMask, growthLeft, items] = [words[at]! & 0xff, words[at + 1]!, words[at + 2]!, words[at + 3]!, words[at + 4]!]
       if (mutex !== 0) this.fail("an accelerator is locked")
-      if ((bucketMask & (bucketMask + 1)) !== 0 || items + growthLeft > capacityOf(bucketMask)) this.fail("an accelerator is not a hash table")
+      if (!isBucketMask(bucketMask) || items + growthLeft > capacityOf(bucketMask)) this.fail("an accelerator is not a hash table")
       if (bucketMask === 0) singletons.add(control)
-      else if (control + bucketMask + 1 + GROUP_WIDTH > this.memory.buffer.byteLength) this.fail("an accelerator's table is outside memory")
+      else if (control + controlBytes(bucketMask) > this.memory.buffer.byteLength) this.fail("an accelerator's table is outside memory")
       // An accelerator in use belongs to a tracked value the counter has already counted.
       if (items !== 0 && id >= counter) this.fail("the counter is below an accelerator in use")
     }
@@ -126,8 +130,8 @@ export class MemoCache {
       // A mask of 0 is the shared empty singleton, which must never be written.
       if (bucketMask === 0 || words[at + 3] === capacityOf(bucketMask)) continue
       const control = words[at + 1]!
-      if ((bucketMask & (bucketMask + 1)) !== 0 || control + bucketMask + 1 + GROUP_WIDTH > bytes.length) this.fail("an accelerator is not a hash table")
-      bytes.fill(EMPTY, control, control + bucketMask + 1 + GROUP_WIDTH)
+      if (!isBucketMask(bucketMask) || control + controlBytes(bucketMask) > bytes.length) this.fail("an accelerator is not a hash table")
+      bytes.fill(EMPTY, control, control + controlBytes(bucketMask))
       words[at + 3] = capacityOf(bucketMask)
       words[at + 4] = 0
     }
