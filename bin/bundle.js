@@ -4,15 +4,16 @@
  * TypeScript loader would cost more than the bundling: tsx runs a loader thread and keeps every
  * module it transformed, about 80 MiB of a process that renders (README, "Memory"). Bundling the
  * packages too spares Node resolving and loading Effect's thousands of module files one by one:
- * `pressroom accounts create` starts in 0.8 s instead of 1.3 s, and a server in 40 MiB less.
+ * `pressroom accounts create` takes 0.8 s instead of 1.2 s, and a server 40 MiB less.
  *
  * What the entry imports dynamically goes into chunks of its own (dist/chunks/), loaded when it is
  * imported, with the packages it imports: the pressroom command loads only the command it runs.
  * A build records the size and modification time of every file it was made from (this script
  * included); a start whose files all match reuses the bundle, and any other builds it again (about
  * a second), so an edit, a checkout or an npm install is picked up by the next start. Every output
- * is named by its content, so processes starting together write the same bytes to the same names. The build is synchronous: esbuild's asynchronous API keeps a service process alive beside
- * a server for good. dist/ must be writable.
+ * is named by its content, so processes starting together write the same bytes to the same names.
+ * The build is synchronous: esbuild's asynchronous API keeps a service process alive beside a
+ * server for good. dist/ must be writable.
  *
  *   node bin/bundle.js <entry.ts> [arguments]   bundles the entry and runs it with the arguments
  *   node bin/bundle.js --build <entry.ts> ...    only bundles, printing the entries' files (CI: fails early)
