@@ -8,10 +8,11 @@
  *
  * What the entry imports dynamically goes into chunks of its own (dist/chunks/), loaded when it is
  * imported, with the packages it imports: the pressroom command loads only the command it runs.
- * A build records the size and modification time of every file it was made from (this script
- * included); a start whose files all match reuses the bundle, and any other builds it again (about
- * a second), so an edit, a checkout or an npm install is picked up by the next start. Every output
- * is named by its content, so processes starting together write the same bytes to the same names.
+ * A build records what it was made from (build-record.js: every file esbuild read, the folders
+ * above them and their package.json and tsconfig.json, this script, esbuild's version); a start
+ * that finds all of it unchanged reuses the bundle, and any other builds it again (about a
+ * second). Every output is named by its content, so processes starting together write the same
+ * bytes to the same names.
  * The build is synchronous: esbuild's asynchronous API keeps a service process alive beside a
  * server for good. dist/ must be writable.
  *
@@ -20,84 +21,79 @@
  */
 import { buildSync } from "esbuild"
 import { createHash } from "node:crypto"
-import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs"
+import { readdirSync, realpathSync, statSync, unlinkSync, utimesSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { buildStarts, recordBuild, recordedBuild, writeAtomically } from "./build-record.js"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const dist = join(root, "dist")
 /**
  * A file of dist/ not used for this long is removed when a new one is written. Starting from a
- * bundle touches its files, and a process imports its chunks as it starts (the command it runs),
- * except the benchmark, whose phases start from its bundle again, all within a run.
+ * bundle touches its files and its record, and a process imports its chunks as it starts (the
+ * command it runs), except the benchmark, whose phases start from its bundle again, all within a run.
  */
 const UNUSED_MS = 24 * 60 * 60 * 1000
 /** A partial file older than this belongs to no process still writing it. */
 const TMP_MS = 60 * 60 * 1000
-/** A build from a file modified less than this before it started is not reused. */
-const RECENT_MS = 2_000
 
 /**
- * Packages left to node_modules: those that load files installed beside them (PGlite's and
- * Typst's WebAssembly, esbuild's binary) and pg with its family, whose optional native binding a
- * bundle cannot resolve (pg-cursor requires pg's own files, so it stays beside them). None of them
+ * Packages left to node_modules: those that find files installed beside them through
+ * import.meta.url or __dirname (PGlite's, Typst's and mupdf's WebAssembly, esbuild's binary,
+ * autocannon's workers and help, msgpackr's optional native decoder) and pg with its family,
+ * whose optional native binding a bundle cannot resolve (pg-cursor requires pg's own files).
+ * test/cli/bundle.test.ts fails when a bundled package would look for its files. None of these
  * imports a package that the bundle holds, so no package runs as two copies.
  */
-const EXTERNAL = ["@electric-sql/pglite", "@electric-sql/pglite/*", "@myriaddreamin/*", "esbuild", "pg", "pg/*", "pg-*"]
+export const EXTERNAL = [
+  "@electric-sql/pglite", "@electric-sql/pglite/*", "@myriaddreamin/*", "mupdf", "autocannon", "msgpackr", "msgpackr-extract", "esbuild",
+  "pg", "pg/*", "pg-*"
+]
+
+/** The files of this script, which decide what a build makes. */
+const SCRIPTS = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-record.js", import.meta.url))].map((path) => relative(root, path))
+
+/**
+ * esbuild's options for `entry` (absolute).
+ * @param {string} entry
+ * @returns {import("esbuild").BuildOptions & { metafile: true, write: false }}
+ */
+export const buildOptions = (entry) => ({
+  entryPoints: [entry],
+  bundle: true,
+  splitting: true,
+  external: EXTERNAL,
+  // CommonJS packages in the bundle require Node's built-ins: give every module a require.
+  banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
+  format: "esm",
+  platform: "node",
+  target: "es2022",
+  absWorkingDir: root,
+  outdir: dist,
+  entryNames: "[name]-[hash]",
+  chunkNames: "chunks/[name]-[hash]",
+  outExtension: { ".js": ".mjs" },
+  metafile: true,
+  write: false,
+  logLevel: "silent"
+})
 
 /** Where the build of `input` (an entry relative to the checkout) is recorded. */
 const recordPath = (input) => join(dist, "builds", `${createHash("sha256").update(input).digest("hex").slice(0, 16)}.json`)
 
-/** `[file, size, mtimeMs]`: what a file relative to the checkout is now. */
-const stamp = (file) => {
-  const { size, mtimeMs } = statSync(resolve(root, file))
-  return [file, size, mtimeMs]
-}
-
-/** The recorded build's entry file, its outputs touched, if it was made from the files as they are now. */
-const recordedBuild = (input) => {
-  try {
-    const { inputs, outputs, entry } = JSON.parse(readFileSync(recordPath(input), "utf8"))
-    const current = inputs.every(([file, size, mtimeMs]) => {
-      const [, nowSize, nowMtimeMs] = stamp(file)
-      return nowSize === size && nowMtimeMs === mtimeMs
-    })
-    if (!current) return undefined
-    const now = new Date()
-    for (const output of outputs) utimesSync(resolve(root, output), now, now) // also fails if one was removed
-    return entry
-  } catch {
-    return undefined // none yet, or one this version of the script did not write
-  }
-}
-
-/** The file URL of an up-to-date bundle of `entry` (a path relative to the checkout, or absolute). */
-export const bundle = (entry) => {
+/**
+ * An up-to-date bundle of `entry` (a path relative to the checkout, or absolute): its file URL,
+ * and whether this call built it (false when a recorded build was current).
+ */
+export const prepare = (entry) => {
   const source = resolve(root, entry)
   // Chunks of dynamic imports name their own module as entryPoint too: match the entry's.
   const input = relative(root, source).split(sep).join("/")
-  const recorded = recordedBuild(input)
-  if (recorded) return pathToFileURL(resolve(root, recorded)).href
-  const started = Date.now()
-  const result = buildSync({
-    entryPoints: [source],
-    bundle: true,
-    splitting: true,
-    external: EXTERNAL,
-    // CommonJS packages in the bundle require Node's built-ins: give every module a require.
-    banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
-    format: "esm",
-    platform: "node",
-    target: "es2022",
-    absWorkingDir: root,
-    outdir: dist,
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunks/[name]-[hash]",
-    outExtension: { ".js": ".mjs" },
-    metafile: true,
-    write: false,
-    logLevel: "silent"
-  })
+  const record = recordPath(input)
+  const recorded = recordedBuild(record, root)
+  if (recorded) return { url: pathToFileURL(resolve(root, recorded)).href, built: false }
+  const startedAt = buildStarts(record)
+  const result = buildSync(buildOptions(source))
   const now = new Date()
   let wrote = false
   for (const { path, contents } of result.outputFiles) {
@@ -111,31 +107,26 @@ export const bundle = (entry) => {
   if (wrote) removeUnused(dist)
   const output = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint === input)
   if (!output) throw new Error(`esbuild produced no bundle for ${input}`)
-  const inputs = [relative(root, fileURLToPath(import.meta.url)), ...Object.keys(result.metafile.inputs)].map(stamp)
-  // A file saved while esbuild read it may hold other bytes than the bundle under the time seen
-  // now, and file times are coarse: a build from files that recent is not recorded.
-  if (inputs.every(([, , mtimeMs]) => mtimeMs < started - RECENT_MS)) {
-    writeAtomically(recordPath(input), JSON.stringify({ inputs, outputs: Object.keys(result.metafile.outputs), entry: output[0] }))
+  try {
+    recordBuild(record, root, { inputs: [...SCRIPTS, ...Object.keys(result.metafile.inputs)], outputs: Object.keys(result.metafile.outputs), entry: output[0], startedAt })
+  } catch {
+    // Not recorded (dist/ not writable, say): the next start builds again.
   }
-  return pathToFileURL(resolve(root, output[0])).href
+  return { url: pathToFileURL(resolve(root, output[0])).href, built: true }
 }
 
-/** Writes a file under its name only once complete: another process reads all of it or none. */
-const writeAtomically = (path, contents) => {
-  mkdirSync(dirname(path), { recursive: true })
-  const partial = `${path}.${process.pid}.tmp`
-  writeFileSync(partial, contents)
-  renameSync(partial, path)
-}
+/** The file URL of an up-to-date bundle of `entry` (a path relative to the checkout, or absolute). */
+export const bundle = (entry) => prepare(entry).url
 
 const removeUnused = (folder) => {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name)
     if (entry.isDirectory()) removeUnused(path)
-    else if (entry.name.endsWith(".mjs") || entry.name.endsWith(".tmp")) {
-      // A .tmp file is what a process that died between writing and renaming left behind.
+    else if (/\.(mjs|json|tmp)$|^\.clock\./.test(entry.name)) {
+      // A .tmp or .clock file is what a process that died while writing it left behind.
+      const partial = entry.name.endsWith(".tmp") || entry.name.startsWith(".clock.")
       try {
-        if (Date.now() - statSync(path).mtimeMs > (entry.name.endsWith(".tmp") ? TMP_MS : UNUSED_MS)) unlinkSync(path)
+        if (Date.now() - statSync(path).mtimeMs > (partial ? TMP_MS : UNUSED_MS)) unlinkSync(path)
       } catch {
         // Another process removed it first.
       }
