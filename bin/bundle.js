@@ -19,19 +19,20 @@
  *   node bin/bundle.js <entry.ts> [arguments]   bundles the entry and runs it with the arguments
  *   node bin/bundle.js --build <entry.ts> ...    only bundles, printing the entries' files (CI: fails early)
  */
-import { buildSync } from "esbuild"
 import { createHash } from "node:crypto"
 import { readdirSync, realpathSync, statSync, unlinkSync, utimesSync } from "node:fs"
+import { createRequire } from "node:module"
 import { dirname, join, relative, resolve, sep } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { buildStarts, recordBuild, recordedBuild, writeAtomically } from "./build-record.js"
+import { currentBuild, fileSystemTime, writeAtomically, writeBuildRecord } from "./build-record.js"
+
+const require = createRequire(import.meta.url)
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const dist = join(root, "dist")
 /**
- * A file of dist/ not used for this long is removed when a new one is written. Starting from a
- * bundle touches its files and its record, and a process imports its chunks as it starts (the
- * command it runs), except the benchmark, whose phases start from its bundle again, all within a run.
+ * A file of dist/ (output or record) not used for this long is removed when a new one is written.
+ * Reusing or writing a build touches all its files, whichever of them the process goes on to import.
  */
 const UNUSED_MS = 24 * 60 * 60 * 1000
 /** A partial file older than this belongs to no process still writing it. */
@@ -50,8 +51,9 @@ export const EXTERNAL = [
   "pg", "pg/*", "pg-*"
 ]
 
-/** The files of this script, which decide what a build makes. */
-const SCRIPTS = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-record.js", import.meta.url))].map((path) => relative(root, path))
+/** This script, build-record.js and esbuild's package.json (its version): they decide what a build makes. */
+const BUILDER_FILES = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-record.js", import.meta.url)), require.resolve("esbuild/package.json")]
+  .map((path) => relative(root, path))
 
 /**
  * esbuild's options for `entry` (absolute).
@@ -90,9 +92,11 @@ export const prepare = (entry) => {
   // Chunks of dynamic imports name their own module as entryPoint too: match the entry's.
   const input = relative(root, source).split(sep).join("/")
   const record = recordPath(input)
-  const recorded = recordedBuild(record, root)
-  if (recorded) return { url: pathToFileURL(resolve(root, recorded)).href, built: false }
-  const startedAt = buildStarts(record)
+  const current = currentBuild(record, root)
+  if (current) return { url: pathToFileURL(resolve(root, current)).href, built: false }
+  const startedAt = fileSystemTime(dirname(record))
+  // Loaded only to build: a start that reuses a build does not pay for it.
+  const { buildSync } = require("esbuild")
   const result = buildSync(buildOptions(source))
   const now = new Date()
   let wrote = false
@@ -107,10 +111,10 @@ export const prepare = (entry) => {
   if (wrote) removeUnused(dist)
   const output = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint === input)
   if (!output) throw new Error(`esbuild produced no bundle for ${input}`)
-  try {
-    recordBuild(record, root, { inputs: [...SCRIPTS, ...Object.keys(result.metafile.inputs)], outputs: Object.keys(result.metafile.outputs), entry: output[0], startedAt })
-  } catch {
-    // Not recorded (dist/ not writable, say): the next start builds again.
+  // Without a time from dist/builds (not writable) the build is not recorded: the next start builds again.
+  if (startedAt !== undefined) {
+    const inputs = [...BUILDER_FILES, ...Object.keys(result.metafile.inputs)]
+    writeBuildRecord(record, root, { inputs, outputs: Object.keys(result.metafile.outputs), entryOutput: output[0], startedAt })
   }
   return { url: pathToFileURL(resolve(root, output[0])).href, built: true }
 }
