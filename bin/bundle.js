@@ -4,7 +4,7 @@
  * TypeScript loader would cost more than the bundling: tsx runs a loader thread and keeps every
  * module it transformed, about 80 MiB of a process that renders (README, "Memory"). Bundling the
  * packages too spares Node resolving and loading Effect's thousands of module files one by one:
- * `pressroom accounts create` takes 0.8 s instead of 1.2 s, and a server 40 MiB less.
+ * `pressroom accounts create` takes 0.9 s instead of 1.4 s, and a server 40 MiB less.
  *
  * What the entry imports dynamically goes into chunks of its own (dist/chunks/), loaded when it is
  * imported, with the packages it imports: the pressroom command loads only the command it runs.
