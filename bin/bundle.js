@@ -89,7 +89,6 @@ const recordPath = (input) => join(dist, "builds", `${createHash("sha256").updat
  */
 export const prepare = (entry) => {
   const source = resolve(root, entry)
-  // Chunks of dynamic imports name their own module as entryPoint too: match the entry's.
   const input = relative(root, source).split(sep).join("/")
   const record = recordPath(input)
   const current = currentBuild(record, root)
@@ -109,6 +108,7 @@ export const prepare = (entry) => {
     }
   }
   if (wrote) removeUnused(dist)
+  // Chunks of dynamic imports name their own module as entryPoint too: match the entry's.
   const output = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint === input)
   if (!output) throw new Error(`esbuild produced no bundle for ${input}`)
   // Without a time from dist/builds (not writable) the build is not recorded: the next start builds again.
