@@ -24,13 +24,18 @@ const RECENT_MS = 2_000
 /** The files that decide how esbuild resolves and compiles the files of a folder. */
 const SETTINGS = ["package.json", "tsconfig.json", "jsconfig.json"]
 
-const signature = (path) => {
+const statsOf = (path) => {
   try {
-    const { size, mtimeMs, ctimeMs, ino } = statSync(path)
-    return { text: `${size}:${mtimeMs}:${ctimeMs}:${ino}`, ctimeMs }
+    // A quarter of the paths a build depends on are settings files that do not exist: no exception each.
+    return statSync(path, { throwIfNoEntry: false })
   } catch {
-    return { text: "absent", ctimeMs: -Infinity }
+    return undefined // unreadable, or a folder on its path replaced by a file: counts as absent
   }
+}
+
+const signature = (path) => {
+  const stats = statsOf(path)
+  return stats ? { text: `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`, ctimeMs: stats.ctimeMs } : { text: "absent", ctimeMs: -Infinity }
 }
 
 const isOutside = (root, path) => {
