@@ -20,8 +20,9 @@ import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
 import { Outbox } from "./webhooks/outbox.ts"
 
+// Layers are memoised by reference: the renderer that Metrics reads is the one the jobs use.
 const FoundationLive = Layer.mergeAll(
-  Metrics.Default,
+  Metrics.Default.pipe(Layer.provide(RenderService.Default)),
   RenderService.Default,
   LocalArtifactStoreLive,
   ArtifactRepository.Default,

@@ -1,15 +1,18 @@
 /**
- * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, and, read
+ * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, compiler
+ * workers replaced (counted by this process's pool), and, read
  * from the database at scrape time so that every process reports the shared truth, jobs by
  * status, queue depth and units reserved and committed.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
 import client from "prom-client"
+import { RenderService } from "../render/service.ts"
 
 export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const renderService = yield* RenderService
     const runtime = yield* Effect.runtime<never>()
     const registry = new client.Registry()
     client.collectDefaultMetrics({ register: registry, prefix: "pressroom_process_" })
@@ -61,6 +64,18 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
         for (const state of ["reserved", "committed", "released"]) {
           this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0)
         }
+      }
+    })
+
+    new client.Counter({
+      name: "pressroom_render_worker_replacements_total",
+      help: "Compiler workers of this process replaced, by reason (timeout, cancelled, crashed, memory, eviction)",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+      collect() {
+        // The pool counts; a counter cannot be set, so each scrape starts it from zero.
+        this.reset()
+        for (const [reason, n] of Object.entries(renderService.workerReplacements())) this.inc({ reason }, n)
       }
     })
 

@@ -7,7 +7,7 @@ import { createRequire } from "node:module"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { catalog, catalogSha256, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
-import { CompileFailure, type TypstEngine } from "./engine/engine.ts"
+import { CompileFailure, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, repositoryRoot, verifyFonts } from "./fonts/manifest.ts"
@@ -203,6 +203,11 @@ export class Renderer {
     })
     const pdf = typeset.pdf
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
+  }
+
+  /** Compiler workers replaced since start, by why (README, "Documents are typeset in worker threads"). */
+  workerReplacements(): WorkerReplacements {
+    return this.engine.workerReplacements()
   }
 
   close(): Promise<void> {

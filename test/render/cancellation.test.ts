@@ -43,6 +43,7 @@ t.test("Renderer.render with an AbortSignal", async (t) => {
     const outcome = await long
     t.ok(Date.now() - abortedAt < 2_000, `rejected ${Date.now() - abortedAt} ms after the abort`)
     isCancelled(t, outcome)
+    t.equal(renderer.workerReplacements().cancelled, 1, "its worker is counted as replaced for a cancellation")
     const nextAt = Date.now()
     const next = await renderer.render({ markdown: SHORT, templateId: "clean" })
     t.ok(isValidPdf(next.pdf), "the next render succeeds on the replacement worker")
@@ -63,6 +64,7 @@ t.test("Renderer.render with an AbortSignal", async (t) => {
     const result = await running
     t.equal(result.error, undefined, "the running render succeeds")
     t.equal(result.value?.sha256, reference.sha256, "with the same bytes as ever")
+    t.equal(renderer.workerReplacements().cancelled, 1, "and no worker is replaced for it")
   })
 
   t.test("a signal aborted before the call rejects without rendering", async (t) => {

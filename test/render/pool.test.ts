@@ -11,7 +11,8 @@ import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { readBundle } from "../../src/render/engine/bundle.ts"
-import { CompileFailure } from "../../src/render/engine/engine.ts"
+import { CompileFailure, noWorkerReplacements } from "../../src/render/engine/engine.ts"
+import { LARGE_SOURCE_CHARS } from "../../src/render/engine/memo-eviction.ts"
 import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
 import { verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { sha256 } from "../helpers/render.ts"
@@ -57,6 +58,11 @@ t.test("a worker replaced after every render typesets exactly as the first one",
   // Jobs queued behind a worker that is being replaced go to its replacement.
   const queued = await Promise.all([1, 2, 3].map(() => pool.typeset(withText(scripts))))
   t.same(queued.map((r) => sha256(r.pdf)), [1, 2, 3].map(() => sha256(first.pdf)), "queued jobs typeset on the replacements")
+  // Each of the first five jobs' workers was replaced before the next job could start; the
+  // sixth's may still be evicting.
+  const replaced = pool.workerReplacements()
+  t.ok(replaced.memory >= 5, `workers replaced for their memory: ${replaced.memory}`)
+  t.same({ ...replaced, memory: 0 }, noWorkerReplacements, "and for no other reason")
   await pool.close()
 })
 
@@ -89,7 +95,36 @@ t.test("a font file changed on disk after start fails the render that needs it, 
   t.type(error, CompileFailure, "the render fails")
   t.equal((error as CompileFailure).reason, "crashed", "and its worker is replaced")
   t.match((error as CompileFailure).details.join(" "), /font file differs from fonts\/manifest.json: .*NotoSansArabic/, "the error names the file")
+  t.same(pool.workerReplacements(), { ...noWorkerReplacements, crashed: 1 }, "one worker replaced, as crashed")
   const latin = await pool.typeset(withText("Latin only"))
   t.ok(latin.pdf.byteLength > 0, "a document that does not need the face still renders")
   await pool.close()
+})
+
+t.test("a worker still evicting past its deadline is replaced, and no job is lost", async (t) => {
+  // Forty sections, each with a long paragraph, a table and a footnote: past LARGE_SOURCE_CHARS, so the worker
+  // drops its whole memo cache after each job, which takes tens of milliseconds (a letter's
+  // eviction takes about one); a 1 ms deadline takes that eviction for hung.
+  const report = (k: number) =>
+    Array.from({ length: 40 }, (_, i) =>
+      [
+        `## Area ${i} (${k})`,
+        `The figures of area ${i} moved against the plan, as they did the quarter before. `.repeat(15) + `The method is in the note.[^n${i}]`,
+        "| Metric | Q1 | Q2 |\n|:--|--:|--:|\n| Orders | 1,204 | 1,311 |\n| Returns | 31 | 28 |",
+        `[^n${i}]: Unaudited figures, area ${i}.`
+      ].join("\n\n")
+    ).join("\n\n")
+  const options = { size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: true }
+  const strict = new WasmEnginePool({ ...options, evictionTimeoutMs: 1 })
+  const patient = new WasmEnginePool(options)
+  await Promise.all([strict.warm(), patient.warm()])
+  const hurried = [await strict.typeset(withText(report(1))), await strict.typeset(withText(report(2)))]
+  t.ok(report(1).length > LARGE_SOURCE_CHARS, "the document is large (its Typst source is longer still)")
+  // The second job could only start on the worker that replaced the first one.
+  t.ok(strict.workerReplacements().eviction >= 1, `workers replaced for a hung eviction: ${strict.workerReplacements().eviction}`)
+  t.same({ ...strict.workerReplacements(), eviction: 0 }, noWorkerReplacements, "and for no other reason")
+  const calm = [await patient.typeset(withText(report(1))), await patient.typeset(withText(report(2)))]
+  t.same(patient.workerReplacements(), noWorkerReplacements, "with the default deadline no worker is replaced")
+  t.same(hurried.map((r) => sha256(r.pdf)), calm.map((r) => sha256(r.pdf)), "both jobs got their PDFs, the same bytes as without replacements")
+  await Promise.all([strict.close(), patient.close()])
 })

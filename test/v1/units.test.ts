@@ -20,6 +20,12 @@ const jobsWithStatus = async (server: { url: string }, status: string) => {
   return Number(new RegExp(`^pressroom_jobs\\{status="${status}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0)
 }
 
+/** Compiler workers replaced for `reason`, as /metrics counts them. */
+const replacements = async (server: { url: string }, reason: string) => {
+  const text = await (await fetch(`${server.url}/metrics`)).text()
+  return Number(new RegExp(`^pressroom_render_worker_replacements_total\\{reason="${reason}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? Number.NaN)
+}
+
 /** 186,000 characters of one table: far longer to typeset than this server's 3 s deadline. */
 const slowTable = "| a | b | c | d |\n|---|---|---|---|\n" + "| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)
 
@@ -58,11 +64,13 @@ await forEachDatabase(t, async (t, database) => {
   await t.test("a document that cannot be typeset fails with rendering_failed and charges nothing", async (t) => {
     const account = await createAccount(server)
     const before = await usageOf(server, account.accountId)
+    const timedOut = await replacements(server, "timeout")
     const response = await convert(server, account.key, { markdown: slowTable })
     t.equal(response.status, 422)
     t.equal(response.error?.error.code, "rendering_failed")
     t.equal(response.error?.error.category, "render")
     t.same(await usageOf(server, account.accountId), before, "the reserved unit was released")
+    t.ok(await replacements(server, "timeout") > timedOut, "/metrics counts the worker replaced past its deadline")
     t.equal((await convert(server, account.key, { markdown: "Next one works." })).status, 200, "the next conversion succeeds")
   })
 

@@ -32,6 +32,17 @@ export class CompileFailure extends Error {
 
 export const cancelled = (): CompileFailure => new CompileFailure("cancelled", ["the render was cancelled"])
 
+/**
+ * Why a compiler worker was replaced: its job's deadline, cancellation or crash (a trap, an
+ * exhausted memory, an exit), its memory past the recycle threshold after a job, or a memo
+ * eviction past its deadline (wasm-pool.ts). Operators read them as a Prometheus counter.
+ */
+export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "memory" | "eviction"
+
+export type WorkerReplacements = Readonly<Record<WorkerReplacement, number>>
+
+export const noWorkerReplacements: WorkerReplacements = { timeout: 0, cancelled: 0, crashed: 0, memory: 0, eviction: 0 }
+
 export interface TypstEngine {
   /** e.g. "typst 0.14.2 (typst.ts 0.7.0, wasm)": provenance `engineVersion`. */
   readonly engineVersion: string
@@ -42,5 +53,7 @@ export interface TypstEngine {
    * and the promise rejects with a CompileFailure whose reason is `cancelled`.
    */
   typeset(job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult>
+  /** How many workers were replaced since start, by why (none for an engine without workers). */
+  workerReplacements(): WorkerReplacements
   close(): Promise<void>
 }

@@ -15,7 +15,7 @@ import type { VerifiedFont } from "../fonts/manifest.ts"
 import { repositoryRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
 import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
-import { cancelled, CompileFailure, type CompileTask, type TypstEngine } from "./engine.ts"
+import { cancelled, CompileFailure, type CompileTask, noWorkerReplacements, type TypstEngine } from "./engine.ts"
 import { TYPST_VERSION } from "./wasm-pool.ts"
 
 const packageName = "@myriaddreamin/typst-ts-node-compiler"
@@ -59,6 +59,7 @@ export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Pr
       if (signal?.aborted) throw cancelled()
       return typesetDocument(job, compile)
     },
+    workerReplacements: () => noWorkerReplacements,
     close: async () => {}
   }
 }

@@ -12,7 +12,7 @@ import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
 import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
-import { cancelled, CompileFailure, type TypstEngine } from "./engine.ts"
+import { cancelled, CompileFailure, type TypstEngine, type WorkerReplacement, type WorkerReplacements } from "./engine.ts"
 import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS } from "./memo-eviction.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
@@ -28,6 +28,8 @@ export interface WasmPoolOptions {
   readonly recycleAboveBytes: number
   /** Whether each worker typesets a warm-up page before it takes jobs (RendererConfig.warmUp). */
   readonly warmUp: boolean
+  /** How long a worker may take to evict after a job before it is taken for hung (default EVICTION_TIMEOUT_MS). */
+  readonly evictionTimeoutMs?: number
 }
 
 const require = createRequire(`${repositoryRoot}/package.json`)
@@ -43,6 +45,13 @@ export const TYPST_VERSION = "0.14.2"
  * rendering letters held about 100 MiB less at a throughput within noise (README, "Memory").
  */
 const YOUNG_GENERATION_MIB = 8
+
+/**
+ * Eviction takes 75 to 115 ms after a 60-page report (README, "Typst's memo cache is evicted").
+ * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
+ * service for a whole render timeout.
+ */
+export const EVICTION_TIMEOUT_MS = 5_000
 
 interface Pending {
   readonly job: TypesetJob
@@ -108,6 +117,7 @@ export class WasmEnginePool implements TypstEngine {
   private startFailure: string | undefined
   private nextId = 1
   private closed = false
+  private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, cancelled: 0, crashed: 0, memory: 0, eviction: 0 }
 
   constructor(private readonly options: WasmPoolOptions) {
     const binary = readFileSync(compilerBinaryPath)
@@ -160,6 +170,10 @@ export class WasmEnginePool implements TypstEngine {
     })
   }
 
+  workerReplacements(): WorkerReplacements {
+    return { ...this.replaced }
+  }
+
   async close(): Promise<void> {
     this.closed = true
     for (const pending of this.queue.splice(0)) pending.reject(new CompileFailure("crashed", ["engine closed"]))
@@ -191,7 +205,7 @@ export class WasmEnginePool implements TypstEngine {
     if (!pending) return
     const id = this.nextId++
     const timer = setTimeout(() => {
-      this.fail(slot, new CompileFailure("timeout", [`render exceeded ${this.options.timeoutMs} ms`]))
+      this.fail(slot, "timeout", new CompileFailure("timeout", [`render exceeded ${this.options.timeoutMs} ms`]))
     }, this.options.timeoutMs)
     slot.current = { id, pending, timer }
     // Busy workers keep the process alive; idle ones let a CLI or a test exit without close().
@@ -209,18 +223,18 @@ export class WasmEnginePool implements TypstEngine {
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    if (!reply.evicts) return this.replace(slot)
+    if (!reply.evicts) return this.replace(slot, "crashed")
     slot.evicting = setTimeout(() => {
       slot.evicting = undefined
-      this.replace(slot)
-    }, this.options.timeoutMs)
+      this.replace(slot, "eviction")
+    }, this.options.evictionTimeoutMs ?? EVICTION_TIMEOUT_MS)
   }
 
   private onIdle(slot: Slot, idle: IdleReply): void {
     clearTimeout(slot.evicting)
     slot.evicting = undefined
     slot.worker.unref()
-    if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot)
+    if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot, "memory")
     else this.dispatch()
   }
 
@@ -232,13 +246,13 @@ export class WasmEnginePool implements TypstEngine {
       return pending.reject(cancelled())
     }
     for (const slot of this.slots) {
-      if (slot.current?.pending === pending) return this.fail(slot, cancelled())
+      if (slot.current?.pending === pending) return this.fail(slot, "cancelled", cancelled())
     }
   }
 
   private onLost(slot: Slot, why: string): void {
     if (!this.slots.has(slot)) return
-    if (slot.started) return this.fail(slot, new CompileFailure("crashed", [why]))
+    if (slot.started) return this.fail(slot, "crashed", new CompileFailure("crashed", [why]))
     // A worker that dies before it starts would die again: no replacement, or the pool would
     // respawn forever. With no worker left, nothing queued can run.
     this.startFailure = why
@@ -251,17 +265,18 @@ export class WasmEnginePool implements TypstEngine {
   }
 
   /** Ends the slot's current task with `error` and puts a fresh worker in its place. */
-  private fail(slot: Slot, error: CompileFailure): void {
+  private fail(slot: Slot, why: WorkerReplacement, error: CompileFailure): void {
     const current = slot.current
     if (current) {
       clearTimeout(current.timer)
       slot.current = undefined
       current.pending.reject(error)
     }
-    this.replace(slot)
+    this.replace(slot, why)
   }
 
-  private replace(slot: Slot): void {
+  private replace(slot: Slot, why: WorkerReplacement): void {
+    this.replaced[why]++
     void this.retire(slot)
     if (!this.closed) this.spawn()
     this.dispatch()
