@@ -20,9 +20,7 @@ import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
 import { Outbox } from "./webhooks/outbox.ts"
 
-// Layers are memoised by reference: the renderer that Metrics reads is the one the jobs use.
 const FoundationLive = Layer.mergeAll(
-  Metrics.Default.pipe(Layer.provide(RenderService.Default)),
   RenderService.Default,
   LocalArtifactStoreLive,
   ArtifactRepository.Default,
@@ -37,6 +35,9 @@ const FoundationLive = Layer.mergeAll(
 
 export const PlatformLive = Layer.mergeAll(Jobs.Default, Supervisor.Default, Sweeper.Default).pipe(
   Layer.provideMerge(JobLifecycle.Default),
+  // Metrics reads the renderer's worker replacements: built above the foundation, it gets the
+  // one renderer the jobs use rather than relying on layer memoisation to avoid a second pool.
+  Layer.provideMerge(Metrics.Default),
   Layer.provideMerge(FoundationLive),
   Layer.provideMerge(MigratedDatabaseLive)
 )

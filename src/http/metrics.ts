@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, compiler
- * workers replaced (counted by this process's pool), and, read
- * from the database at scrape time so that every process reports the shared truth, jobs by
- * status, queue depth and units reserved and committed.
+ * workers replaced (counted by this process's pool), and, read from the database at scrape time so
+ * that every process reports the shared truth, jobs by status, queue depth and units reserved and
+ * committed.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
@@ -69,7 +69,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
 
     new client.Counter({
       name: "pressroom_render_worker_replacements_total",
-      help: "Compiler workers of this process replaced, by reason (timeout, cancelled, crashed, memory, eviction)",
+      help: "Compiler workers of this process replaced, by reason (timeout, cancelled, crashed, recycled, eviction)",
       labelNames: ["reason"] as const,
       registers: [registry],
       collect() {

@@ -127,7 +127,7 @@ t.test("a running server against its own document", async (t) => {
   t.match(text, /^pressroom_queue_depth 0$/m, "queue depth")
   t.match(text, /^pressroom_units\{state="committed"\} 1$/m, "units committed")
   t.match(text, /^pressroom_units\{state="reserved"\} 0$/m, "units reserved")
-  for (const reason of ["timeout", "cancelled", "crashed", "memory", "eviction"]) {
+  for (const reason of ["timeout", "cancelled", "crashed", "recycled", "eviction"]) {
     t.match(text, new RegExp(`^pressroom_render_worker_replacements_total\\{reason="${reason}"\\} 0$`, "m"), `workers replaced: ${reason}`)
   }
   })

@@ -33,15 +33,16 @@ export class CompileFailure extends Error {
 export const cancelled = (): CompileFailure => new CompileFailure("cancelled", ["the render was cancelled"])
 
 /**
- * Why a compiler worker was replaced: its job's deadline, cancellation or crash (a trap, an
- * exhausted memory, an exit), its memory past the recycle threshold after a job, or a memo
- * eviction past its deadline (wasm-pool.ts). Operators read them as a Prometheus counter.
+ * Why a compiler worker was replaced: its job's deadline or cancellation; a crash (a trap, an
+ * out-of-memory, an exit, during a job or between jobs); recycled, its memory past the threshold
+ * after a job; or a memo eviction past its deadline (wasm-pool.ts). Operators read them as a
+ * Prometheus counter, to tell a timeout or memory threshold set too low from a failing compiler.
  */
-export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "memory" | "eviction"
+export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "recycled" | "eviction"
 
 export type WorkerReplacements = Readonly<Record<WorkerReplacement, number>>
 
-export const noWorkerReplacements: WorkerReplacements = { timeout: 0, cancelled: 0, crashed: 0, memory: 0, eviction: 0 }
+export const noWorkerReplacements: WorkerReplacements = { timeout: 0, cancelled: 0, crashed: 0, recycled: 0, eviction: 0 }
 
 export interface TypstEngine {
   /** e.g. "typst 0.14.2 (typst.ts 0.7.0, wasm)": provenance `engineVersion`. */

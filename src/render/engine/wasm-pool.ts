@@ -117,7 +117,7 @@ export class WasmEnginePool implements TypstEngine {
   private startFailure: string | undefined
   private nextId = 1
   private closed = false
-  private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, cancelled: 0, crashed: 0, memory: 0, eviction: 0 }
+  private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, cancelled: 0, crashed: 0, recycled: 0, eviction: 0 }
 
   constructor(private readonly options: WasmPoolOptions) {
     const binary = readFileSync(compilerBinaryPath)
@@ -176,7 +176,16 @@ export class WasmEnginePool implements TypstEngine {
 
   async close(): Promise<void> {
     this.closed = true
-    for (const pending of this.queue.splice(0)) pending.reject(new CompileFailure("crashed", ["engine closed"]))
+    const closing = new CompileFailure("crashed", ["engine closed"])
+    for (const pending of this.queue.splice(0)) pending.reject(closing)
+    // A running job ends with its worker: left to its deadline, it would keep the process alive
+    // and then fail as a timeout.
+    for (const slot of this.slots) {
+      if (!slot.current) continue
+      clearTimeout(slot.current.timer)
+      slot.current.pending.reject(closing)
+      slot.current = undefined
+    }
     await Promise.all([...this.slots].map((slot) => this.retire(slot)))
   }
 
@@ -234,7 +243,7 @@ export class WasmEnginePool implements TypstEngine {
     clearTimeout(slot.evicting)
     slot.evicting = undefined
     slot.worker.unref()
-    if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot, "memory")
+    if (idle.memoryBytes > this.options.recycleAboveBytes) this.replace(slot, "recycled")
     else this.dispatch()
   }
 
