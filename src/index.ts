@@ -18,6 +18,7 @@ export type { RenderWarning } from "./render/warnings.ts"
 export { FontSetError } from "./render/fonts/manifest.ts"
 export { InvalidRenderRequest, Renderer, type RendererConfig, RenderingFailed, type RenderRequest, type RenderResult } from "./render/renderer.ts"
 export { RendererUnavailable, RenderService } from "./render/service.ts"
+export type { WorkerReplacement, WorkerReplacements } from "./render/engine/engine.ts"
 
 let shared: Promise<Renderer> | undefined
 
