@@ -7,6 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
 import client from "prom-client"
+import { noWorkerReplacements } from "../render/engine/engine.ts"
 import { RenderService } from "../render/service.ts"
 
 export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
@@ -69,7 +70,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
 
     new client.Counter({
       name: "pressroom_render_worker_replacements_total",
-      help: "Compiler workers of this process replaced, by reason (timeout, cancelled, crashed, recycled, eviction)",
+      help: `Compiler workers of this process replaced, by reason (${Object.keys(noWorkerReplacements).join(", ")})`,
       labelNames: ["reason"] as const,
       registers: [registry],
       collect() {

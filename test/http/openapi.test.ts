@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { convert, createAccount, requestJson } from "../helpers/api.ts"
 import { freshDatabase } from "../helpers/database.ts"
 import { ADMIN_TOKEN, startServer } from "../helpers/server.ts"
+import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 
 t.test("a running server against its own document", async (t) => {
   const database = await freshDatabase("pglite")
@@ -127,7 +128,7 @@ t.test("a running server against its own document", async (t) => {
   t.match(text, /^pressroom_queue_depth 0$/m, "queue depth")
   t.match(text, /^pressroom_units\{state="committed"\} 1$/m, "units committed")
   t.match(text, /^pressroom_units\{state="reserved"\} 0$/m, "units reserved")
-  for (const reason of ["timeout", "cancelled", "crashed", "recycled", "eviction"]) {
+  for (const reason of Object.keys(noWorkerReplacements)) {
     t.match(text, new RegExp(`^pressroom_render_worker_replacements_total\\{reason="${reason}"\\} 0$`, "m"), `workers replaced: ${reason}`)
   }
   })

@@ -145,6 +145,7 @@ t.test("closing the pool ends a running job at once, as engine closed, and repla
   const error = await running
   t.ok(Date.now() - closedAt < 1_000, `the job ended ${Date.now() - closedAt} ms after close`)
   t.type(error, CompileFailure)
+  t.equal((error as CompileFailure).reason, "crashed", "it fails as crashed")
   t.same((error as CompileFailure).details, ["engine closed"], "as engine closed, not at its deadline as a timeout")
   t.same(pool.workerReplacements(), noWorkerReplacements, "closing replaces no worker")
 })

@@ -15,16 +15,18 @@ const jobsTotal = async (server: { url: string }) => {
   return [...text.matchAll(/^pressroom_jobs\{status="[a-z]+"\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0)
 }
 
-const jobsWithStatus = async (server: { url: string }, status: string) => {
+/** The value of one labelled series in /metrics, or `absent` when /metrics does not list it. */
+const metric = async (server: { url: string }, name: string, label: string, value: string, absent: number) => {
   const text = await (await fetch(`${server.url}/metrics`)).text()
-  return Number(new RegExp(`^pressroom_jobs\\{status="${status}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0)
+  return Number(new RegExp(`^${name}\\{${label}="${value}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? absent)
 }
 
-/** Compiler workers replaced for `reason`, as /metrics counts them. */
-const replacements = async (server: { url: string }, reason: string) => {
-  const text = await (await fetch(`${server.url}/metrics`)).text()
-  return Number(new RegExp(`^pressroom_render_worker_replacements_total\\{reason="${reason}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? Number.NaN)
-}
+/** A status no job has yet is not listed. */
+const jobsWithStatus = (server: { url: string }, status: string) => metric(server, "pressroom_jobs", "status", status, 0)
+
+/** Compiler workers replaced for `reason`; every reason is always listed. */
+const replacements = (server: { url: string }, reason: string) =>
+  metric(server, "pressroom_render_worker_replacements_total", "reason", reason, Number.NaN)
 
 /** 186,000 characters of one table: far longer to typeset than this server's 3 s deadline. */
 const slowTable = "| a | b | c | d |\n|---|---|---|---|\n" + "| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)

@@ -12,7 +12,7 @@ import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
 import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
-import { cancelled, CompileFailure, type TypstEngine, type WorkerReplacement, type WorkerReplacements } from "./engine.ts"
+import { cancelled, CompileFailure, noWorkerReplacements, type TypstEngine, type WorkerReplacement, type WorkerReplacements } from "./engine.ts"
 import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS } from "./memo-eviction.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
@@ -117,7 +117,7 @@ export class WasmEnginePool implements TypstEngine {
   private startFailure: string | undefined
   private nextId = 1
   private closed = false
-  private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, cancelled: 0, crashed: 0, recycled: 0, eviction: 0 }
+  private readonly replaced: Record<WorkerReplacement, number> = { ...noWorkerReplacements }
 
   constructor(private readonly options: WasmPoolOptions) {
     const binary = readFileSync(compilerBinaryPath)
@@ -180,12 +180,7 @@ export class WasmEnginePool implements TypstEngine {
     for (const pending of this.queue.splice(0)) pending.reject(closing)
     // A running job ends with its worker: left to its deadline, it would keep the process alive
     // and then fail as a timeout.
-    for (const slot of this.slots) {
-      if (!slot.current) continue
-      clearTimeout(slot.current.timer)
-      slot.current.pending.reject(closing)
-      slot.current = undefined
-    }
+    for (const slot of this.slots) this.endCurrent(slot, closing)
     await Promise.all([...this.slots].map((slot) => this.retire(slot)))
   }
 
@@ -275,13 +270,16 @@ export class WasmEnginePool implements TypstEngine {
 
   /** Ends the slot's current task with `error` and puts a fresh worker in its place. */
   private fail(slot: Slot, why: WorkerReplacement, error: CompileFailure): void {
-    const current = slot.current
-    if (current) {
-      clearTimeout(current.timer)
-      slot.current = undefined
-      current.pending.reject(error)
-    }
+    this.endCurrent(slot, error)
     this.replace(slot, why)
+  }
+
+  private endCurrent(slot: Slot, error: CompileFailure): void {
+    const current = slot.current
+    if (!current) return
+    clearTimeout(current.timer)
+    slot.current = undefined
+    current.pending.reject(error)
   }
 
   private replace(slot: Slot, why: WorkerReplacement): void {
