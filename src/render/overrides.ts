@@ -5,7 +5,7 @@
  * `RenderRequest.overrides`, and the HTTP layer validates saved custom templates with this schema.
  */
 import { Schema } from "effect"
-import { FONT_FAMILIES } from "./fonts/families.ts"
+import { ACCEPTED_FONT_FAMILIES, currentFontFamily, FONT_FAMILIES } from "./fonts/families.ts"
 
 export const PAPERS = ["a4", "us-letter"] as const
 // `override`: the message replaces the one of the union's first member ("Expected \"a4\"").
@@ -13,10 +13,19 @@ export const Paper = Schema.Literal(...PAPERS).annotations({
   message: () => ({ message: `must be one of ${PAPERS.map((p) => `"${p}"`).join(", ")}`, override: true })
 })
 
-/** A family of the bundled font set (a literal union, so OpenAPI lists the choices). */
-export const FontFamily = Schema.Literal(...(FONT_FAMILIES as readonly [string, ...Array<string>])).annotations({
+const fontFamilyMessage = {
   message: () => ({ message: `must be one of the bundled font families: ${FONT_FAMILIES.join(", ")}`, override: true })
-})
+}
+
+/**
+ * A family of the bundled font set (literal unions, so OpenAPI lists the choices). A retired
+ * family's name decodes to the family that replaced it, so nothing downstream sees it.
+ */
+export const FontFamily = Schema.transform(
+  Schema.Literal(...(ACCEPTED_FONT_FAMILIES as readonly [string, ...Array<string>])).annotations(fontFamilyMessage),
+  Schema.Literal(...(FONT_FAMILIES as readonly [string, ...Array<string>])),
+  { strict: true, decode: currentFontFamily, encode: (family) => family }
+).annotations(fontFamilyMessage)
 
 export const RenderOverrides = Schema.Struct({
   paper: Schema.optional(Paper),

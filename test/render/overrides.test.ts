@@ -7,7 +7,7 @@ import t from "tap"
 import { Either, Schema } from "effect"
 import { jcsSha256 } from "../../src/shared/hash.ts"
 import { TEMPLATE_IDS } from "../../src/render/catalog.ts"
-import { FONT_FAMILIES } from "../../src/render/fonts/families.ts"
+import { FONT_FAMILIES, RETIRED_FONT_FAMILIES } from "../../src/render/fonts/families.ts"
 import { RenderOverrides } from "../../src/render/overrides.ts"
 import { InvalidRenderRequest, Renderer, type RenderRequest } from "../../src/render/renderer.ts"
 import { type PdfChar, pageSizes, pdfChars, stripSubset } from "../helpers/pdf.ts"
@@ -78,8 +78,8 @@ t.test("a serif template set in Inter, with script fallbacks after it", async (t
     new Set(chars.filter((c) => script.test(c.c)).map((c) => stripSubset(c.font)))
   t.ok(onlyFamily(fontsOfPhrase(chars, "Body paragraph"), "Inter"), "body text in Inter")
   t.ok(onlyFamily(fontsOfPhrase(chars, "日本語"), "Noto Sans JP"), "Japanese in the locale's CJK face")
-  t.ok(onlyFamily(byScript(pdfChars(serif.pdf), /\p{Script=Arabic}/u), "Noto Naskh Arabic"), "the serif template's Arabic: Naskh")
-  t.ok(onlyFamily(byScript(chars, /\p{Script=Arabic}/u), "Noto Sans Arabic"), "in Inter, the sans Arabic fallback")
+  t.ok(onlyFamily(byScript(pdfChars(serif.pdf), /\p{Script=Arabic}/u), "Amiri"), "the serif template's Arabic in Amiri")
+  t.ok(onlyFamily(byScript(chars, /\p{Script=Arabic}/u), "Amiri"), "in Inter too")
   t.ok(byScript(chars, /\p{Script=Devanagari}/u).size > 0, "Devanagari drawn")
   t.same(inter.warnings.filter((w) => w.code === "missing_glyphs"), [], "no missing glyphs")
 })
@@ -115,6 +115,19 @@ t.test("paper and fontFamily are not render options", async (t) => {
     t.type(error, InvalidRenderRequest, `options ${JSON.stringify(options)} refused`)
     t.match((error as InvalidRenderRequest).field, /^options\./)
   }
+})
+
+t.test("a retired family still renders, in the face that replaced it", async (t) => {
+  const request = { markdown: "# تقرير\n\nنص عربي قصير، and some English.\n", templateId: "academic", locale: "ar" }
+  const amiri = await renderer.render({ ...request, overrides: { fontFamily: "Amiri" } })
+  for (const [retired, replacement] of Object.entries(RETIRED_FONT_FAMILIES)) {
+    const old = await renderer.render({ ...request, overrides: { fontFamily: retired } })
+    t.equal(replacement, "Amiri")
+    t.equal(old.sha256, amiri.sha256, `${retired}: the same PDF as Amiri`)
+    t.same(old.provenance, amiri.provenance, `${retired}: the same provenance, which names Amiri`)
+  }
+  t.same(Schema.decodeUnknownSync(RenderOverrides)({ fontFamily: "Noto Sans Arabic" }), { fontFamily: "Amiri" }, "the schema decodes the old name to the new")
+  t.notOk(FONT_FAMILIES.includes("Noto Sans Arabic"), "a retired family is no longer offered")
 })
 
 t.test("the exported schema applies the same rules", async (t) => {

@@ -3,15 +3,18 @@
  * get, list and delete with every status they answer (201, 200, 400, 401, 403, 404, 415, 422),
  * owner scoping, and the v2 envelope with the response's correlation id.
  */
+import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import t from "tap"
 import { FONT_FAMILIES } from "../../src/render/fonts/families.ts"
 import { insertAccountWithKey, insertKey } from "../helpers/accounts.ts"
-import { type JsonResponse, requestJson } from "../helpers/api.ts"
+import { convert, type JsonResponse, requestJson } from "../helpers/api.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
+import { pageTexts, pdfChars, stripSubset } from "../helpers/pdf.ts"
 import { startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
+import { lostWords } from "../helpers/words.ts"
 
 const CONTRACT_VERSION = "publishing.lifecycle.v1"
 
@@ -28,8 +31,17 @@ t.test("custom templates", (t) =>
   forEachDatabase(t, async (t, database) => {
     const accounts = await runWith(database, Effect.orDie(Effect.gen(function*() {
       const owner = yield* insertAccountWithKey()
+      // An owner with a template saved before its font family (Noto Naskh Arabic) left the bundled set.
+      const arabicOwner = yield* insertAccountWithKey()
+      const savedBefore = randomUUID()
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`
+        insert into custom_templates (id, account_id, name, base_template_id, options)
+        values (${savedBefore}, ${arabicOwner.accountId}, 'Arabic letterhead', 'academic', ${JSON.stringify({ fontFamily: "Noto Naskh Arabic" })}::jsonb)`
       return {
         owner,
+        arabicOwner,
+        savedBefore,
         readOnlyKey: yield* insertKey(owner.accountId, ["documents.read"]),
         manageOnlyKey: yield* insertKey(owner.accountId, ["templates.manage"]),
         other: yield* insertAccountWithKey()
@@ -155,6 +167,23 @@ t.test("custom templates", (t) =>
         isError(t, response, 422, "invalid_request", what)
         t.match(response.body.error.message, field, `${what}: the message names the field`)
       }
+    })
+
+    await t.test("a template saved with a retired font family renders in the face that replaced it", async (t) => {
+      const arabicOwner = accounts.arabicOwner.key
+      const saved = await get(accounts.savedBefore, arabicOwner)
+      t.equal(saved.status, 200)
+      t.equal(saved.body.template.options.fontFamily, "Amiri", "it reads back with the family it renders in")
+      const markdown = "# تقرير ربع سنوي\n\nارتفعت المبيعات في الربع الثالث، وقرر مجلس الإدارة توسيع الفريق.\n"
+      const response = await convert(server, arabicOwner, { markdown, locale: "ar", customTemplateId: accounts.savedBefore })
+      t.equal(response.status, 200, "the conversion succeeds")
+      const pdf = response.pdf!
+      t.same(lostWords(markdown, pageTexts(pdf).join("\n"), "ar"), [], "every Arabic word reads back")
+      const arabicFonts = new Set(pdfChars(pdf).filter((c) => /\p{Script=Arabic}/u.test(c.c)).map((c) => stripSubset(c.font)))
+      t.ok(arabicFonts.size > 0 && [...arabicFonts].every((font) => font.startsWith("Amiri-")), "set in Amiri", { found: [...arabicFonts] })
+      const created = await create({ ...validTemplate, options: { fontFamily: "Noto Sans Arabic" } }, { token: arabicOwner })
+      t.equal(created.status, 201, "a client may still send the old name")
+      t.equal(created.body.template.options.fontFamily, "Amiri", "and it is saved as the family that replaced it")
     })
 
     await t.test("another owner's template, or a deleted one, is not found", async (t) => {

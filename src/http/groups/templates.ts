@@ -9,7 +9,7 @@ import { Schema } from "effect"
 import { Timestamp } from "../../accounts/timestamp.ts"
 import { IdempotencyKeyHeader } from "../../idempotency/key.ts"
 import { TEMPLATE_IDS } from "../../render/catalog.ts"
-import { FONT_FAMILIES } from "../../render/fonts/families.ts"
+import { ACCEPTED_FONT_FAMILIES, RETIRED_FONT_FAMILIES } from "../../render/fonts/families.ts"
 import { CREATIVE_ACCENTS } from "../../render/options.ts"
 import { PAPERS } from "../../render/overrides.ts"
 import { CustomTemplateOptions } from "../../templates/custom-template.ts"
@@ -26,7 +26,10 @@ export const CustomTemplateOptionsRequest = Schema.Struct({
   headingTextColor: Schema.optional(hexColor),
   creativeAccent: Schema.optional(oneOf(CREATIVE_ACCENTS)),
   paper: Schema.optional(oneOf(PAPERS)),
-  fontFamily: Schema.optional(oneOf(FONT_FAMILIES))
+  fontFamily: Schema.optional(oneOf(
+    ACCEPTED_FONT_FAMILIES,
+    `a bundled family; ${Object.entries(RETIRED_FONT_FAMILIES).map(([old, now]) => `${old} (retired) means ${now}`).join(", ")}`
+  ))
 }).annotations({ identifier: "CustomTemplateOptionsRequest", ...strict })
 
 export const CreateCustomTemplateRequest = Schema.Struct({

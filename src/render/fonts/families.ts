@@ -8,4 +8,18 @@ export const FONT_FAMILIES: ReadonlyArray<string> = [...new Set(readManifest().f
   .filter((family) => family !== "Noto Sans Symbols 2")
   .sort()
 
-export const isFontFamily = (name: string): boolean => FONT_FAMILIES.includes(name)
+/**
+ * Families that left the bundled set, each with the face that took its place. Custom templates and
+ * queued jobs saved with the old name keep rendering, in the new face; a request may still send it.
+ * The Noto Arabic faces wrote a broken text layer (docs/text-layer.md).
+ */
+export const RETIRED_FONT_FAMILIES: Readonly<Record<string, string>> = {
+  "Noto Naskh Arabic": "Amiri",
+  "Noto Sans Arabic": "Amiri"
+}
+
+/** Every name a request may send: the bundled families and the retired ones. */
+export const ACCEPTED_FONT_FAMILIES: ReadonlyArray<string> = [...FONT_FAMILIES, ...Object.keys(RETIRED_FONT_FAMILIES)]
+
+/** The bundled family a name stands for: itself, or a retired family's replacement. */
+export const currentFontFamily = (name: string): string => RETIRED_FONT_FAMILIES[name] ?? name
