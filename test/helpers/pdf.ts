@@ -1,8 +1,10 @@
 /**
  * Reading rendered PDFs back with mupdf: text, pages, fonts per character, colours, links,
- * outline, metadata and images. Everything a reader of the PDF would notice.
+ * outline, metadata and images. Everything a reader of the PDF would notice. pdf.js (the reader
+ * inside Firefox) gives a second, independent reading of the text.
  */
 import * as mupdf from "mupdf"
+import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs"
 
 export interface PdfChar {
   readonly c: string
@@ -30,6 +32,22 @@ export const pageTexts = (bytes: Uint8Array): Array<string> => {
     out.push(doc.loadPage(i).toStructuredText("preserve-whitespace").asText())
   }
   return out
+}
+
+/** Text of every page as pdf.js extracts it: its text items, with a line end where it ends a line. */
+export const pdfjsPageTexts = async (bytes: Uint8Array): Promise<Array<string>> => {
+  // pdf.js takes ownership of the buffer it is given.
+  const doc = await pdfjs.getDocument({ data: bytes.slice(), verbosity: pdfjs.VerbosityLevel.ERRORS }).promise
+  try {
+    const out: Array<string> = []
+    for (let i = 1; i <= doc.numPages; i++) {
+      const { items } = await (await doc.getPage(i)).getTextContent()
+      out.push(items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""))
+    }
+    return out
+  } finally {
+    await doc.destroy()
+  }
 }
 
 /** All text, whitespace collapsed to single spaces. */
