@@ -2,9 +2,9 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { type ApiError, notFound } from "../http/api-error.ts"
-import { Plan } from "./principal.ts"
-import { Timestamp } from "./timestamp.ts"
+import { Plan } from "../entitlements/plan.ts"
+import { NotFound } from "../shared/errors.ts"
+import { Timestamp } from "../shared/timestamp.ts"
 
 export class Account extends Schema.Class<Account>("Account")({
   id: Schema.UUID,
@@ -46,10 +46,10 @@ export class Accounts extends Effect.Service<Accounts>()("pressroom/Accounts", {
       )
 
     /** The account `id`; 404 when there is none. */
-    const find = (id: string): Effect.Effect<Account, ApiError> =>
+    const find = (id: string): Effect.Effect<Account, NotFound> =>
       sql<AccountRow>`select id, name, plan, monthly_units, created_at from accounts where id = ${id}`.pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toAccount(rows[0])) : Effect.fail(notFound("account"))))
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toAccount(rows[0])) : Effect.fail(new NotFound({ resource: "account" }))))
       )
 
     return { create, find } as const

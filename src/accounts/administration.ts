@@ -4,24 +4,25 @@
  * its answers are the response bodies both print.
  */
 import { Clock, Effect, Schema } from "effect"
-import { type ApiError, unprocessable } from "../http/api-error.ts"
 import { Ledger } from "../entitlements/ledger.ts"
+import { Plan } from "../entitlements/plan.ts"
+import { InvalidRequest, type NotFound } from "../shared/errors.ts"
 import { Accounts } from "./account.ts"
-import type { AccountCreated, AccountDetail, CreateAccountRequest, CreateKeyRequest, CreditPacksAdded, KeyCreated, KeyRevoked } from "./admin-schemas.ts"
+import type { AccountCreated, AccountDetail, CreateAccountRequest, CreateKeyRequest, CreditPacksAdded, KeyCreated, KeyRevoked } from "./api.ts"
 import { ApiKeys } from "./api-keys.ts"
 import { keyEnvironmentConfig } from "./config.ts"
-import { ALL_SCOPES, ApiScope, KeyEnvironment, Plan } from "./principal.ts"
+import { ALL_SCOPES, ApiScope, KeyEnvironment } from "./principal.ts"
 
 /** `value` when it is one of `schema`'s names, else 422 naming the accepted ones. */
-const named = <L extends readonly [string, ...Array<string>]>(schema: Schema.Literal<L>, what: string, value: string): Effect.Effect<L[number], ApiError> =>
+const named = <L extends readonly [string, ...Array<string>]>(schema: Schema.Literal<L>, what: string, value: string): Effect.Effect<L[number], InvalidRequest> =>
   Schema.is(schema)(value)
     ? Effect.succeed(value)
-    : Effect.fail(unprocessable(`unknown ${what} '${value}'; one of ${schema.literals.join(", ")}`))
+    : Effect.fail(InvalidRequest.unprocessable(`unknown ${what} '${value}'; one of ${schema.literals.join(", ")}`, what))
 
 /** The scopes asked for, each once, in the canonical order; every scope when none are named. */
-const scopesOf = (requested: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<ApiScope>, ApiError> => {
+const scopesOf = (requested: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<ApiScope>, InvalidRequest> => {
   if (requested === undefined) return Effect.succeed(ALL_SCOPES)
-  if (requested.length === 0) return Effect.fail(unprocessable("a key needs at least one scope; omit scopes for all of them"))
+  if (requested.length === 0) return Effect.fail(InvalidRequest.unprocessable("a key needs at least one scope; omit scopes for all of them", "scopes"))
   return Effect.map(Effect.forEach(requested, (scope) => named(ApiScope, "scope", scope)), (scopes) =>
     ALL_SCOPES.filter((scope) => scopes.includes(scope)))
 }
@@ -34,34 +35,34 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
     // A key that names no environment works on this deployment.
     const defaultEnvironment = yield* keyEnvironmentConfig
 
-    const createAccount = (request: CreateAccountRequest): Effect.Effect<typeof AccountCreated.Type, ApiError> =>
+    const createAccount = (request: CreateAccountRequest): Effect.Effect<typeof AccountCreated.Type, InvalidRequest> =>
       Effect.gen(function*() {
         const plan = yield* named(Plan, "plan", request.plan)
         return { account: yield* accounts.create({ name: request.name, plan, monthlyUnits: request.monthlyUnits ?? null }) }
       })
 
-    const describeAccount = (accountId: string): Effect.Effect<typeof AccountDetail.Type, ApiError> =>
+    const describeAccount = (accountId: string): Effect.Effect<typeof AccountDetail.Type, NotFound> =>
       Effect.gen(function*() {
         const account = yield* accounts.find(accountId)
         return { account, usage: yield* ledger.usage(account.id) }
       })
 
-    const createKey = (accountId: string, request: CreateKeyRequest): Effect.Effect<typeof KeyCreated.Type, ApiError> =>
+    const createKey = (accountId: string, request: CreateKeyRequest): Effect.Effect<typeof KeyCreated.Type, InvalidRequest | NotFound> =>
       Effect.gen(function*() {
         const account = yield* accounts.find(accountId)
         const scopes = yield* scopesOf(request.scopes)
         const environment = request.environment === undefined ? defaultEnvironment : yield* named(KeyEnvironment, "environment", request.environment)
         const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null
         if (expiresAt !== null && expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
-          return yield* Effect.fail(unprocessable("expiresAt must be in the future"))
+          return yield* Effect.fail(InvalidRequest.unprocessable("expiresAt must be in the future", "expiresAt"))
         }
         return yield* keys.create({ accountId: account.id, scopes, environment, expiresAt })
       })
 
-    const revokeKey = (keyId: string): Effect.Effect<typeof KeyRevoked.Type, ApiError> =>
+    const revokeKey = (keyId: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> =>
       Effect.map(keys.revoke(keyId), (key) => ({ key }))
 
-    const addCreditPacks = (accountId: string, packs: number): Effect.Effect<typeof CreditPacksAdded.Type, ApiError> =>
+    const addCreditPacks = (accountId: string, packs: number): Effect.Effect<typeof CreditPacksAdded.Type, InvalidRequest | NotFound> =>
       Effect.map(ledger.addCreditPacks(accountId, packs), (usage) => ({ usage }))
 
     return { createAccount, describeAccount, createKey, revokeKey, addCreditPacks } as const

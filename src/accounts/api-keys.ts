@@ -2,10 +2,11 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { type ApiError, notFound } from "../http/api-error.ts"
+import { NotFound } from "../shared/errors.ts"
 import { environmentOf, generateApiKey, hashApiKey, prefixOf } from "./api-key.ts"
-import { ApiScope, KeyEnvironment, type Plan, type Principal } from "./principal.ts"
-import { Timestamp } from "./timestamp.ts"
+import type { Plan } from "../entitlements/plan.ts"
+import { ApiScope, KeyEnvironment, type Principal } from "./principal.ts"
+import { Timestamp } from "../shared/timestamp.ts"
 
 /** A key as operators see it: everything but the secret. */
 export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
@@ -64,12 +65,12 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
     }
 
     /** Revokes the key `id` from now on; revoking it again changes nothing (it keeps its first `revokedAt`). */
-    const revoke = (id: string): Effect.Effect<ApiKey, ApiError> =>
+    const revoke = (id: string): Effect.Effect<ApiKey, NotFound> =>
       sql<ApiKeyRow>`
         update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${id}
         returning id, prefix, scopes, environment, expires_at, created_at, revoked_at`.pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toApiKey(rows[0])) : Effect.fail(notFound("key"))))
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toApiKey(rows[0])) : Effect.fail(new NotFound({ resource: "key" }))))
       )
 
     /**

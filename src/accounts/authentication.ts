@@ -10,10 +10,10 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { notFound, unauthorized } from "../http/api-error.ts"
-import { AdminAuthentication, Authentication, AuthenticationV1 } from "../http/security.ts"
+import { NotFound, Unauthorized } from "../shared/errors.ts"
 import { ApiKeys } from "./api-keys.ts"
 import { adminTokenConfig, keyEnvironmentConfig } from "./config.ts"
+import { AdminAuthentication, Authentication, AuthenticationV1 } from "./security.ts"
 
 /** Equal strings, in time independent of where they differ (both are hashed first, so their lengths leak nothing either). */
 const sameSecret = (presented: string, expected: string): boolean => {
@@ -37,15 +37,15 @@ export const AuthenticationLive = Layer.unwrapEffect(
       Effect.gen(function*() {
         const token = yield* bearerToken(credential)
         const principal = isAdminToken(token) ? Option.none() : yield* keys.authenticate(token, environment)
-        return yield* Option.match(principal, { onNone: () => Effect.fail(unauthorized()), onSome: Effect.succeed })
+        return yield* Option.match(principal, { onNone: () => Effect.fail(new Unauthorized({ message: "a valid API key is required" })), onSome: Effect.succeed })
       })
 
     const admin = (credential: Redacted.Redacted<string>) =>
       Option.match(adminToken, {
-        onNone: () => Effect.fail(notFound("route")),
+        onNone: () => Effect.fail(new NotFound({ resource: "route" })),
         onSome: (expected) =>
           Effect.flatMap(bearerToken(credential), (token) =>
-            sameSecret(token, expected) ? Effect.void : Effect.fail(unauthorized("a valid admin token is required")))
+            sameSecret(token, expected) ? Effect.void : Effect.fail(new Unauthorized({ message: "a valid admin token is required" })))
       })
 
     return Layer.mergeAll(

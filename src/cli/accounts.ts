@@ -23,10 +23,10 @@ import {
   CreditPacksAdded,
   KeyCreated,
   KeyRevoked
-} from "../accounts/admin-schemas.ts"
+} from "../accounts/api.ts"
 import { AccountAdministration } from "../accounts/administration.ts"
 import { MigratedDatabaseLive } from "../db/layer.ts"
-import { ApiError } from "../http/api-error.ts"
+import { isPressroomError, type PressroomError, publishingError } from "../shared/errors.ts"
 import { accountsUsage, creditsUsage, keysUsage, UsageError } from "./usage.ts"
 
 /** A flag's digits as a number; anything else stays a string, for the schema to refuse by name. */
@@ -55,12 +55,12 @@ const identifier = (value: string | undefined, what: string, usage: string): str
 }
 
 /**
- * Runs one operation on the configured database and prints its response body. A refusal the API
- * answers with 400 or 422 is a usage error (exit 2); any other (an unknown id) exit 1.
+ * Runs one operation on the configured database and prints its response body. A refusal of the
+ * request as written (`InvalidRequest`) is a usage error (exit 2); any other (an unknown id) exit 1.
  */
 const perform = async <A, I>(
   response: Schema.Schema<A, I>,
-  operation: (admin: AccountAdministration) => Effect.Effect<A, ApiError>
+  operation: (admin: AccountAdministration) => Effect.Effect<A, PressroomError>
 ): Promise<void> => {
   const program = Effect.flatMap(AccountAdministration, operation).pipe(
     Effect.flatMap(Schema.encode(response)),
@@ -72,9 +72,9 @@ const perform = async <A, I>(
     return
   }
   const failure = Cause.failureOption(exit.cause)
-  if (Option.isSome(failure) && failure.value instanceof ApiError) {
-    const error = failure.value
-    throw error.httpStatus === 400 || error.httpStatus === 422 ? new UsageError(error.message) : new Error(error.message)
+  if (Option.isSome(failure) && isPressroomError(failure.value)) {
+    const { message } = publishingError(failure.value)
+    throw failure.value._tag === "InvalidRequest" ? new UsageError(message) : new Error(message)
   }
   throw Cause.squash(exit.cause)
 }

@@ -27,16 +27,18 @@ const loader: Migrator.Loader = Effect.sync(() =>
     .sort(([a], [b]) => a - b)
 )
 
-export const latestMigrationId = Effect.runSync(Effect.map(loader, (all) => all.at(-1)?.[0] ?? 0))
-
 const run = Migrator.make({})({ loader, table: "pressroom_migrations" })
 
 /** Applies pending migrations; returns those applied. Retried once for the race of two processes creating the migrations table. */
 export const migrate = run.pipe(Effect.retry({ times: 1 }))
 
-/** Whether the database has every migration this build knows (for `/readyz`). */
-export const migrationsApplied = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ latest: number | null }>`select max(migration_id)::int as latest from pressroom_migrations`
-  return (rows[0]?.latest ?? 0) >= latestMigrationId
-})
+/** The id of the newest migration this build has. */
+export const latestMigrationId = Effect.map(loader, (all) => all.at(-1)?.[0] ?? 0)
+
+/** Whether the database has every migration up to `latest` (for `/readyz`). */
+export const migrationsApplied = (latest: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ latest: number | null }>`select max(migration_id)::int as latest from pressroom_migrations`
+    return (rows[0]?.latest ?? 0) >= latest
+  })

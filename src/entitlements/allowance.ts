@@ -3,7 +3,7 @@
  * on its own: monthly allowances by plan, calendar months in UTC, credit packs, and which pool a
  * reservation draws from.
  */
-import type { Plan } from "../accounts/principal.ts"
+import type { Plan } from "./plan.ts"
 import type { EntitlementSource, Usage } from "./entitlement.ts"
 
 /** Units in one credit pack; they never expire. */

@@ -1,7 +1,7 @@
 /** What a job's entitlement looked like (specification 2.9) and an account's use of units (contract section 9). */
 import { Schema } from "effect"
-import { Plan } from "../accounts/principal.ts"
-import { Timestamp } from "../accounts/timestamp.ts"
+import { Plan } from "./plan.ts"
+import { Timestamp } from "../shared/timestamp.ts"
 
 export const EntitlementSource = Schema.Literal("free_trial", "web_daily", "api_monthly", "credit_pack", "subscription", "admin")
 export type EntitlementSource = typeof EntitlementSource.Type

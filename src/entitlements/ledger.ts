@@ -14,9 +14,9 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Plan } from "../accounts/principal.ts"
-import { type ApiError, invalidRequest, notFound, quotaExhausted, unprocessable } from "../http/api-error.ts"
+import type { Plan } from "./plan.ts"
 import { CATALOG_VERSION } from "../render/catalog.ts"
+import { InvalidRequest, NotFound, QuotaExhausted } from "../shared/errors.ts"
 import {
   MAX_PACKS_PER_PURCHASE,
   monthlyAllowance,
@@ -115,14 +115,14 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
      * packs; 402 `quota_exhausted` when neither has them. Run it inside the transaction that
      * writes the job.
      */
-    const reserve = (input: ReserveInput): Effect.Effect<EntitlementSnapshot, ApiError> =>
+    const reserve = (input: ReserveInput): Effect.Effect<EntitlementSnapshot, QuotaExhausted> =>
       Effect.gen(function*() {
         yield* checkUnits(input.units, 1)
         const now = yield* currentTime
         const periodStart = periodStartOf(now)
         const account = yield* Effect.flatMap(lockAccount(input.accountId), (rows) => existing(rows, input.accountId))
         const pool = poolFor(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(input.accountId, periodStart), input.units)
-        if (pool === undefined) return yield* Effect.fail(quotaExhausted())
+        if (pool === undefined) return yield* Effect.fail(new QuotaExhausted())
         const source = pool === "credit_pack" ? "credit_pack" : account.plan === "admin" ? "admin" : "allowance"
         yield* sql`
           insert into unit_reservations (id, account_id, job_id, period_start, source, units, state)
@@ -163,15 +163,15 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
      * Adds `packs` credit packs of 250 units to the account; answers its usage afterwards. An
      * unlimited account is refused (422): packs would add nothing to it.
      */
-    const addCreditPacks = (accountId: string, packs: number): Effect.Effect<Usage, ApiError> =>
+    const addCreditPacks = (accountId: string, packs: number): Effect.Effect<Usage, InvalidRequest | NotFound> =>
       Effect.gen(function*() {
         if (!Number.isInteger(packs) || packs < 1 || packs > MAX_PACKS_PER_PURCHASE) {
-          return yield* Effect.fail(invalidRequest(`packs must be an integer from 1 to ${MAX_PACKS_PER_PURCHASE}`))
+          return yield* Effect.fail(InvalidRequest.malformed(`packs must be an integer from 1 to ${MAX_PACKS_PER_PURCHASE}`))
         }
         const [account] = yield* lockAccount(accountId)
-        if (!account) return yield* Effect.fail(notFound("account"))
+        if (!account) return yield* Effect.fail(new NotFound({ resource: "account" }))
         if (monthlyAllowance(account.plan, account.monthly_units) === UNLIMITED) {
-          return yield* Effect.fail(unprocessable("the account's entitlement is unlimited; credit packs would add nothing"))
+          return yield* Effect.fail(InvalidRequest.unprocessable("the account's entitlement is unlimited; credit packs would add nothing"))
         }
         yield* sql`
           insert into credit_packs (id, account_id, packs, units)

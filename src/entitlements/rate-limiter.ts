@@ -7,7 +7,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type ApiError, rateLimited } from "../http/api-error.ts"
+import { RateLimited } from "../shared/errors.ts"
 import { type RateClass, rateLimitConfig } from "./rate-limit-config.ts"
 
 export type { RateClass } from "./rate-limit-config.ts"
@@ -42,12 +42,12 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLi
       ).pipe(Effect.orDie)
 
     /** Spends one token of the owner's `rateClass` bucket, or fails with 429 `rate_limited`. */
-    const take = (accountId: string, rateClass: RateClass): Effect.Effect<void, ApiError> => {
+    const take = (accountId: string, rateClass: RateClass): Effect.Effect<void, RateLimited> => {
       const capacity = perMinute[rateClass]
       return Effect.flatMap(takeToken(accountId, rateClass, capacity), (taken) =>
         taken.length > 0
           ? Effect.void
-          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (seconds) => Effect.fail(rateLimited(seconds))))
+          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (retryAfterSeconds) => Effect.fail(new RateLimited({ retryAfterSeconds }))))
     }
 
     return { take } as const

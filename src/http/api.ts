@@ -1,10 +1,13 @@
-/** The whole HTTP interface: one definition for the server, the OpenAPI document and tests. */
+/**
+ * The whole HTTP interface, assembled from each context's `api.ts`: one definition for the server,
+ * the OpenAPI document and tests. A context's handlers (`http.ts`) import it to build their group.
+ */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi } from "./groups/admin.ts"
-import { OpsApi } from "./groups/ops.ts"
+import { AdminApi } from "../accounts/api.ts"
+import { V1Api } from "../convert/api.ts"
+import { OpsApi } from "../ops/api.ts"
+import { TemplatesApi } from "../templates/api.ts"
 import { describeHeaders } from "./openapi-headers.ts"
-import { TemplatesApi } from "./groups/templates.ts"
-import { V1Api } from "./groups/v1.ts"
 
 export class PressroomApi extends HttpApi.make("pressroom")
   .add(V1Api)

@@ -12,11 +12,11 @@ import type { HttpServerResponse } from "@effect/platform"
 import { Cause, Clock, Duration, Effect, Exit, Layer, Option, PubSub, Queue, Stream } from "effect"
 import { CurrentPrincipal } from "../accounts/principal.ts"
 import { Notifications } from "../db/notifications.ts"
-import { type ApiError, idempotencyConflict } from "../http/api-error.ts"
+import { IdempotencyConflict, type PressroomError, type PublishedError, publishingError } from "../shared/errors.ts"
 import { jcsSha256 } from "../shared/hash.ts"
 import { idempotencyTtlSeconds } from "./config.ts"
 import { CHANGES_CHANNEL, changeToken, makeIdempotencyRecords, type RecordScope } from "./records.ts"
-import { captureResponse, replayError, replayResponse, type SavedOutcome } from "./saved-outcome.ts"
+import { captureError, captureResponse, replayError, replayResponse, type SavedOutcome } from "./saved-outcome.ts"
 
 export interface IdempotentRequest {
   /** The operation's name (`templates.create`); records of different operations never meet. */
@@ -41,7 +41,7 @@ const LAST_POLL_MS = 1_000
  * Outcomes that are not saved: 429 and 503 (contract section 4) say "try again", which a replay
  * would contradict.
  */
-const isTransient = (error: ApiError) => error.httpStatus === 429 || error.httpStatus === 503
+const isTransient = (error: PressroomError) => [429, 503].includes(publishingError(error).httpStatus)
 
 const replay = (outcome: SavedOutcome) =>
   outcome._tag === "response" ? Effect.succeed(replayResponse(outcome.response)) : Effect.fail(replayError(outcome.error))
@@ -74,12 +74,12 @@ const make = (options: IdempotencyOptions) =>
     /**
      * The request that owns the record executes. It runs uninterruptibly: once started, a client
      * that hangs up no longer stops it halfway, and its outcome is saved for the client's retry.
-     * An `ApiError` is saved unless transient; a defect releases the record, so a retry runs afresh.
+     * An error is saved unless transient; a defect releases the record, so a retry runs afresh.
      */
-    const executeOwned = <R>(
+    const executeOwned = <E extends PressroomError, R>(
       scope: RecordScope,
       requestSha256: string,
-      execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R>
+      execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const exit = yield* Effect.exit(execute(requestSha256))
@@ -90,14 +90,14 @@ const make = (options: IdempotencyOptions) =>
         }
         const failure = Cause.failureOption(exit.cause)
         const saved = Option.isSome(failure) && !isTransient(failure.value) && Option.isNone(Cause.dieOption(exit.cause))
-        yield* saved ? records.complete(scope, { _tag: "error", error: Option.getOrThrow(failure) }) : records.release(scope)
+        yield* saved ? records.complete(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) }) : records.release(scope)
         return yield* exit
       }))
 
-    const run = <R>(
+    const run = <E extends PressroomError, R>(
       request: IdempotentRequest,
-      execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R>
-    ): Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError, R | CurrentPrincipal> =>
+      execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | IdempotencyConflict | PublishedError, R | CurrentPrincipal> =>
       Effect.gen(function*() {
         const { accountId } = yield* CurrentPrincipal
         const scope: RecordScope = { accountId, operation: request.operation, key: request.key }
@@ -117,12 +117,12 @@ const make = (options: IdempotencyOptions) =>
               continue
             }
             if (record.value.requestSha256 !== requestSha256) {
-              return yield* Effect.fail(idempotencyConflict("the Idempotency-Key was already used with a different request"))
+              return yield* Effect.fail(new IdempotencyConflict({ message: "the Idempotency-Key was already used with a different request", inProgress: false }))
             }
             if (Option.isSome(record.value.outcome)) return yield* replay(record.value.outcome.value)
             const remaining = deadline - (yield* Clock.currentTimeMillis)
             if (remaining <= 0) {
-              return yield* Effect.fail(idempotencyConflict("a request with this Idempotency-Key is still in progress; retry later", true))
+              return yield* Effect.fail(new IdempotencyConflict({ message: "a request with this Idempotency-Key is still in progress; retry later", inProgress: true }))
             }
             yield* changeOrTimeout(subscription, token, Math.min(poll, remaining))
           }

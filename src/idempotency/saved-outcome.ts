@@ -1,15 +1,17 @@
 /**
  * What an idempotency record keeps of a finished request, and how a replay gives it back.
  *
- * A response is kept as status, headers and body text. An error is kept as the `ApiError`'s fields
- * rather than as the body that was sent: the body quotes the request's correlation id, and the
- * contract wants `details.correlationId` to equal the `X-Correlation-Id` of the response it is in.
- * A replayed error therefore fails the new request with the same `ApiError`, which the error
- * envelope writes with the new request's correlation id; everything else in it is as saved.
+ * A response is kept as status, headers and body text. An error is kept in its published form
+ * (`PublishingError`, without the correlation id) with the headers it was answered with: the body
+ * that was sent quotes the request's correlation id, and the contract wants `details.correlationId`
+ * to equal the `X-Correlation-Id` of the response it is in. A replayed error therefore fails the new
+ * request with a `PublishedError`, which the error envelope writes with the new request's
+ * correlation id; everything else in it is as saved. Records written before errors were saved in
+ * this form (an `ApiError` with its fields) decode the same way.
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import { ApiError } from "../http/api-error.ts"
+import { categoryOf, ErrorCode, ErrorDetails, errorHeaders, type PressroomError, PublishedError, publishingError } from "../shared/errors.ts"
 
 export const REPLAYED_HEADER = "idempotency-replayed"
 
@@ -20,9 +22,20 @@ export interface SavedResponse {
   readonly body: string | null
 }
 
+/** An error as a record keeps it. */
+export const SavedError = Schema.Struct({
+  code: ErrorCode,
+  httpStatus: Schema.Int,
+  message: Schema.String,
+  retryable: Schema.Boolean,
+  details: Schema.optional(ErrorDetails),
+  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+})
+export type SavedError = typeof SavedError.Type
+
 export type SavedOutcome =
   | { readonly _tag: "response"; readonly response: SavedResponse }
-  | { readonly _tag: "error"; readonly error: ApiError }
+  | { readonly _tag: "error"; readonly error: SavedError }
 
 const decoder = new TextDecoder()
 
@@ -43,6 +56,11 @@ export const captureResponse = (response: HttpServerResponse.HttpServerResponse)
   }
 }
 
+export const captureError = (error: PressroomError): SavedError => {
+  const { category: _, ...published } = publishingError(error)
+  return { ...published, headers: errorHeaders(error) }
+}
+
 export const replayResponse = (saved: SavedResponse): HttpServerResponse.HttpServerResponse => {
   const { "content-type": contentType, ...headers } = saved.headers
   const options = { status: saved.status, headers: { ...headers, [REPLAYED_HEADER]: "true" } }
@@ -51,9 +69,12 @@ export const replayResponse = (saved: SavedResponse): HttpServerResponse.HttpSer
     : HttpServerResponse.text(saved.body, { ...options, contentType: contentType ?? "application/json" })
 }
 
-/** The error's fields as JSON for the record, and back. */
-export const encodeError = Schema.encodeSync(ApiError)
-export const decodeError = Schema.decodeUnknownSync(ApiError)
+export const replayError = ({ headers, ...error }: SavedError): PublishedError =>
+  new PublishedError({
+    error: { ...error, category: categoryOf[error.code] },
+    headers: { ...headers, [REPLAYED_HEADER]: "true" }
+  })
 
-export const replayError = ({ code, details, headers, httpStatus, message, retryable }: ApiError): ApiError =>
-  new ApiError({ code, httpStatus, message, retryable, details, headers: { ...headers, [REPLAYED_HEADER]: "true" } })
+/** The error's JSON for the record, and back. */
+export const encodeError = Schema.encodeSync(SavedError)
+export const decodeError = Schema.decodeUnknownSync(SavedError)

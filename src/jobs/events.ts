@@ -1,5 +1,5 @@
 /** The `data` of a job's webhook event (specification section 6), written to the outbox with its terminal state. */
-import type { PublishingError } from "../http/api-error.ts"
+import type { PublishingError } from "../shared/errors.ts"
 import type { Job } from "./job.ts"
 
 export interface EventArtifact {

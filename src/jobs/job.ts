@@ -1,105 +1,80 @@
-/** A job (specification 2.8 and 3): one render of one request, and the states it moves through. */
-import type { Provenance } from "../render/provenance.ts"
-import type { RenderWarning } from "../render/warnings.ts"
-import type { PublishingError } from "../http/api-error.ts"
+/**
+ * A job (specification 2.8 and 3): one render of one request, and the states it moves through.
+ * `Job` is the domain's view, with what the API may not show (the owner, the fencing token, the
+ * render spec); `JobRow` decodes a row of the `jobs` table into it.
+ */
+import { Schema } from "effect"
+import { EntitlementSnapshot } from "../entitlements/entitlement.ts"
+import { Channel, Provenance } from "../render/provenance.ts"
+import { RenderWarning } from "../render/warnings.ts"
+import { PublishingError } from "../shared/errors.ts"
 
-export const JOB_STATUSES = ["accepted", "queued", "running", "succeeded", "failed", "cancelled"] as const
-export type JobStatus = (typeof JOB_STATUSES)[number]
+export const JobStatus = Schema.Literal("accepted", "queued", "running", "succeeded", "failed", "cancelled")
+export type JobStatus = typeof JobStatus.Type
 
 export const TERMINAL_STATUSES: ReadonlyArray<JobStatus> = ["succeeded", "failed", "cancelled"]
 export const CANCELLABLE_STATUSES: ReadonlyArray<JobStatus> = ["accepted", "queued", "running"]
 export const isTerminal = (status: JobStatus) => TERMINAL_STATUSES.includes(status)
 
-export type Purpose = "preview" | "final"
+export const Purpose = Schema.Literal("preview", "final")
+export type Purpose = typeof Purpose.Type
 
 /** What a job renders, fixed at admission. */
-export interface RenderSpec {
-  readonly markdown: string
-  readonly templateId: string
-  readonly locale: string
+export const RenderSpec = Schema.Struct({
+  markdown: Schema.String,
+  templateId: Schema.String,
+  locale: Schema.String,
   /** The options as the client sent them (their JCS hash is `optionsSha256`). */
-  readonly options: Record<string, unknown>
+  options: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   /** A custom template's paper and font family. */
-  readonly overrides?: { readonly paper?: string; readonly fontFamily?: string }
-  readonly filename: string
-}
+  overrides: Schema.optional(Schema.Struct({ paper: Schema.optional(Schema.String), fontFamily: Schema.optional(Schema.String) })),
+  filename: Schema.String
+})
+export type RenderSpec = typeof RenderSpec.Type
 
-export interface EntitlementSnapshotValue {
-  readonly capturedAt: string
-  readonly catalogVersion: string
-  readonly plan: string
-  readonly source: string
-  readonly units: number
-}
+export const Job = Schema.Struct({
+  id: Schema.UUID,
+  accountId: Schema.UUID,
+  documentId: Schema.NullOr(Schema.UUID),
+  revisionId: Schema.NullOr(Schema.UUID),
+  artifactId: Schema.NullOr(Schema.UUID),
+  purpose: Purpose,
+  channel: Channel,
+  status: JobStatus,
+  attemptCount: Schema.Int,
+  renderSpec: RenderSpec,
+  requestSha256: Schema.String,
+  entitlement: EntitlementSnapshot,
+  provenance: Provenance,
+  warnings: Schema.Array(RenderWarning),
+  error: Schema.NullOr(PublishingError),
+  fencingToken: Schema.Int,
+  cancelRequestedAt: Schema.NullOr(Schema.DateFromSelf),
+  acceptedAt: Schema.DateFromSelf,
+  queuedAt: Schema.NullOr(Schema.DateFromSelf),
+  startedAt: Schema.NullOr(Schema.DateFromSelf),
+  completedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type Job = typeof Job.Type
 
-export interface Job {
-  readonly id: string
-  readonly accountId: string
-  readonly documentId: string | null
-  readonly revisionId: string | null
-  readonly artifactId: string | null
-  readonly purpose: Purpose
-  readonly channel: string
-  readonly status: JobStatus
-  readonly attemptCount: number
-  readonly renderSpec: RenderSpec
-  readonly requestSha256: string
-  readonly entitlement: EntitlementSnapshotValue
-  readonly provenance: Provenance
-  readonly warnings: ReadonlyArray<RenderWarning>
-  readonly error: PublishingError | null
-  readonly fencingToken: number
-  readonly cancelRequestedAt: Date | null
-  readonly acceptedAt: Date
-  readonly queuedAt: Date | null
-  readonly startedAt: Date | null
-  readonly completedAt: Date | null
-}
+/** `field` of `Job`, read from the column `column`. */
+const column = <S extends Schema.Schema.AnyNoContext>(schema: S, name: string) =>
+  Schema.propertySignature(schema).pipe(Schema.fromKey(name))
 
-export interface JobRow {
-  readonly id: string
-  readonly account_id: string
-  readonly document_id: string | null
-  readonly revision_id: string | null
-  readonly artifact_id: string | null
-  readonly purpose: Purpose
-  readonly channel: string
-  readonly status: JobStatus
-  readonly attempt_count: number
-  readonly render_request: RenderSpec
-  readonly request_sha256: string
-  readonly entitlement: EntitlementSnapshotValue
-  readonly provenance: Provenance
-  readonly warnings: ReadonlyArray<RenderWarning>
-  readonly error: PublishingError | null
-  readonly fencing_token: number
-  readonly cancel_requested_at: Date | null
-  readonly accepted_at: Date
-  readonly queued_at: Date | null
-  readonly started_at: Date | null
-  readonly completed_at: Date | null
-}
-
-export const fromRow = (row: JobRow): Job => ({
-  id: row.id,
-  accountId: row.account_id,
-  documentId: row.document_id,
-  revisionId: row.revision_id,
-  artifactId: row.artifact_id,
-  purpose: row.purpose,
-  channel: row.channel,
-  status: row.status,
-  attemptCount: row.attempt_count,
-  renderSpec: row.render_request,
-  requestSha256: row.request_sha256,
-  entitlement: row.entitlement,
-  provenance: row.provenance,
-  warnings: row.warnings,
-  error: row.error,
-  fencingToken: row.fencing_token,
-  cancelRequestedAt: row.cancel_requested_at,
-  acceptedAt: row.accepted_at,
-  queuedAt: row.queued_at,
-  startedAt: row.started_at,
-  completedAt: row.completed_at
+/** A row of `jobs` (its JSON columns parsed by the driver) decoded into a `Job`; the row's other columns are ignored. */
+export const JobRow = Schema.Struct({
+  ...Job.fields,
+  accountId: column(Job.fields.accountId, "account_id"),
+  documentId: column(Job.fields.documentId, "document_id"),
+  revisionId: column(Job.fields.revisionId, "revision_id"),
+  artifactId: column(Job.fields.artifactId, "artifact_id"),
+  attemptCount: column(Job.fields.attemptCount, "attempt_count"),
+  renderSpec: column(Job.fields.renderSpec, "render_request"),
+  requestSha256: column(Job.fields.requestSha256, "request_sha256"),
+  fencingToken: column(Job.fields.fencingToken, "fencing_token"),
+  cancelRequestedAt: column(Job.fields.cancelRequestedAt, "cancel_requested_at"),
+  acceptedAt: column(Job.fields.acceptedAt, "accepted_at"),
+  queuedAt: column(Job.fields.queuedAt, "queued_at"),
+  startedAt: column(Job.fields.startedAt, "started_at"),
+  completedAt: column(Job.fields.completedAt, "completed_at")
 })

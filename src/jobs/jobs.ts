@@ -7,16 +7,18 @@ import { Duration, Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Principal } from "../accounts/principal.ts"
 import { Ledger } from "../entitlements/ledger.ts"
-import { invalidStateTransition, jobCancelled, notFound } from "../http/api-error.ts"
-import { CATALOG_VERSION, catalogSha256 } from "../render/catalog.ts"
+import { InvalidStateTransition, NotFound } from "../shared/errors.ts"
+import { CATALOG_VERSION } from "../render/catalog.ts"
 import type { Channel, Provenance } from "../render/provenance.ts"
 import { rendererVersion } from "../render/renderer.ts"
+import { RenderService } from "../render/service.ts"
 import type { Locale } from "../render/locales.ts"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
+import * as JobErrors from "./job-errors.ts"
 import { CANCELLABLE_STATUSES, isTerminal, type Job, type Purpose, type RenderSpec } from "./job.ts"
 import { JobStore } from "./job-store.ts"
 import { JobLifecycle } from "./lifecycle.ts"
-import { CHANNELS, JobSignals } from "./signals.ts"
+import { JobSignals, SIGNALS } from "./signals.ts"
 
 export interface Admission {
   readonly principal: Principal
@@ -29,7 +31,7 @@ export interface Admission {
 }
 
 /** Provenance known at admission; the render fills in the rest (template, fonts, engine). */
-const admittedProvenance = (admission: Admission): Provenance => ({
+export const admittedProvenance = (admission: Admission, catalogSha256: string): Provenance => ({
   assetSetSha256: null,
   catalogSha256,
   fontSetSha256: null,
@@ -64,10 +66,11 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
     const ledger = yield* Ledger
     const lifecycle = yield* JobLifecycle
     const signals = yield* JobSignals
+    const { catalogSha256 } = yield* RenderService
 
     const ownJob = (principal: Principal, jobId: string) =>
       Effect.flatMap(store.find(jobId), (job) =>
-        Option.isSome(job) && job.value.accountId === principal.accountId ? Effect.succeed(job.value) : Effect.fail(notFound("job")))
+        Option.isSome(job) && job.value.accountId === principal.accountId ? Effect.succeed(job.value) : Effect.fail(new NotFound({ resource: "job" })))
 
     /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
     const admit = (admission: Admission) =>
@@ -87,7 +90,7 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
           renderSpec: admission.spec,
           requestSha256: admission.requestSha256,
           entitlement,
-          provenance: admittedProvenance(admission)
+          provenance: admittedProvenance(admission, catalogSha256)
         })
       })).pipe(Effect.catchTag("SqlError", Effect.die))
 
@@ -114,7 +117,7 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
        */
       admitAndAwait: (admission: Admission, timeout: Duration.DurationInput, onInterrupt: (job: Job) => Effect.Effect<void>) =>
         Effect.scoped(Effect.gen(function*() {
-          const ended = yield* signals.subscribe(CHANNELS.jobEnded)
+          const ended = yield* signals.subscribe(SIGNALS.jobEnded)
           const deadline = Date.now() + Duration.toMillis(timeout)
           const admitted = yield* admit(admission)
           return yield* awaitEnd(ended, admitted, deadline).pipe(Effect.onInterrupt(() => onInterrupt(admitted)))
@@ -130,12 +133,12 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
           return yield* sql.withTransaction(Effect.gen(function*() {
             const job = Option.getOrThrow(yield* store.lock(jobId))
             if (!CANCELLABLE_STATUSES.includes(job.status)) {
-              return yield* Effect.fail(invalidStateTransition(job.status, CANCELLABLE_STATUSES))
+              return yield* Effect.fail(new InvalidStateTransition({ currentState: job.status, expectedStates: CANCELLABLE_STATUSES }))
             }
             if (job.status === "running") {
               yield* store.requestCancel(jobId)
             } else {
-              yield* lifecycle.endUnclaimed(job, "cancelled", jobCancelled().toJobError())
+              yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
             }
             return Option.getOrThrow(yield* store.find(jobId))
           }))

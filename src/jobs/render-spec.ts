@@ -3,14 +3,13 @@
  * every content check whose failure is a 422 (contract section 3) happens here, at admission,
  * so a job never starts with a request the renderer would refuse.
  */
-import { Effect, Either, ParseResult, Schema } from "effect"
-import { type ApiError, unprocessable } from "../http/api-error.ts"
+import { Effect } from "effect"
 import { findTemplate } from "../render/catalog.ts"
 import { isLocale } from "../render/locales.ts"
 import { RenderOptions } from "../render/options.ts"
+import { InvalidRequest } from "../shared/errors.ts"
+import { decodeContent } from "../shared/request-values.ts"
 import type { RenderSpec } from "./job.ts"
-
-const decodeOptions = Schema.decodeUnknownEither(RenderOptions, { onExcessProperty: "error", errors: "first" })
 
 /** A name a browser can save: 1 to 200 characters, no control characters, no path separators. */
 const USABLE_FILENAME = /^[^\x00-\x1f\x7f/\\]{1,200}$/
@@ -26,22 +25,19 @@ export interface SpecRequest {
   readonly filename: string
 }
 
-export const toRenderSpec = (request: SpecRequest): Effect.Effect<RenderSpec, ApiError> => {
+const unprocessable = (field: string, problem: string) => Effect.fail(InvalidRequest.unprocessable(`${field}: ${problem}`, field))
+
+export const toRenderSpec = (request: SpecRequest): Effect.Effect<RenderSpec, InvalidRequest> => {
   const { templateId, locale, filename } = request
   if (!findTemplate(templateId) || (request.allowedTemplates && !request.allowedTemplates.includes(templateId))) {
-    return Effect.fail(unprocessable(`templateId: unknown template '${templateId.slice(0, 100)}'`))
+    return unprocessable("templateId", `unknown template '${templateId.slice(0, 100)}'`)
   }
-  if (!isLocale(locale)) return Effect.fail(unprocessable(`locale: unknown locale '${locale.slice(0, 40)}'`))
-  if (request.markdown.length === 0) return Effect.fail(unprocessable("markdown: must not be empty"))
+  if (!isLocale(locale)) return unprocessable("locale", `unknown locale '${locale.slice(0, 40)}'`)
+  if (request.markdown.length === 0) return unprocessable("markdown", "must not be empty")
   if (!USABLE_FILENAME.test(filename)) {
-    return Effect.fail(unprocessable("filename: must be 1 to 200 characters without control characters or path separators"))
+    return unprocessable("filename", "must be 1 to 200 characters without control characters or path separators")
   }
-  const options = decodeOptions(request.options)
-  if (Either.isLeft(options)) {
-    const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
-    return Effect.fail(unprocessable(`options.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`))
-  }
-  return Effect.succeed({
+  return Effect.as(decodeContent(RenderOptions, request.options, "options"), {
     markdown: request.markdown,
     templateId,
     locale,

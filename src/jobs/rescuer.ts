@@ -1,15 +1,16 @@
 /**
  * The rescuer: jobs whose lease lapsed belong to a process that died, paused or lost the
- * database. Each is re-queued with a new fencing token (so the lost holder can never write it),
- * failed when it has used all its attempts, or cancelled when a cancel was waiting for it. Every
+ * database. Each is re-queued with a new fencing token (so the lost holder can never write it)
+ * after the retry policy's backoff, failed when it has used all its attempts, or cancelled when a
+ * cancel was waiting for it. Every
  * process runs one; `skip locked` keeps two rescuers off the same job.
  */
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect } from "effect"
-import { internalError, jobCancelled } from "../http/api-error.ts"
-import { MAX_ATTEMPTS } from "./config.ts"
+import * as JobErrors from "./job-errors.ts"
 import { JobStore } from "./job-store.ts"
 import { JobLifecycle } from "./lifecycle.ts"
+import { delayBeforeAttempt, mayRetry } from "./retry-policy.ts"
 
 export const rescueLapsedJobs = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -19,11 +20,11 @@ export const rescueLapsedJobs = Effect.gen(function*() {
     const lapsed = yield* store.lapsed
     for (const job of lapsed) {
       if (job.cancelRequestedAt !== null) {
-        yield* lifecycle.endUnclaimed(job, "cancelled", jobCancelled().toJobError())
-      } else if (job.attemptCount >= MAX_ATTEMPTS) {
-        yield* lifecycle.endUnclaimed(job, "failed", internalError().toJobError())
+        yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
+      } else if (mayRetry(job.attemptCount)) {
+        yield* store.requeueLapsed(job.id, delayBeforeAttempt(job.attemptCount + 1))
       } else {
-        yield* store.requeueLapsed(job.id)
+        yield* lifecycle.endUnclaimed(job, "failed", JobErrors.exhausted())
       }
     }
     return lapsed.length

@@ -10,7 +10,7 @@
 import { Effect, PubSub, Queue, Scope, Stream } from "effect"
 import { Notifications } from "../db/notifications.ts"
 
-export const CHANNELS = {
+export const SIGNALS = {
   /** A job is queued and due (payload: job id). */
   jobQueued: "pressroom_job_queued",
   /** A job reached a terminal state (payload: job id). */
@@ -18,13 +18,13 @@ export const CHANNELS = {
   /** A cancel of a running job was asked for (payload: job id). */
   cancelRequested: "pressroom_job_cancel"
 } as const
-export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS]
+export type Signal = (typeof SIGNALS)[keyof typeof SIGNALS]
 
 export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSignals", {
   scoped: Effect.gen(function*() {
     const notifications = yield* Notifications
-    const hubs = new Map<Channel, PubSub.PubSub<string>>()
-    for (const channel of Object.values(CHANNELS)) {
+    const hubs = new Map<Signal, PubSub.PubSub<string>>()
+    for (const channel of Object.values(SIGNALS)) {
       const hub = yield* PubSub.unbounded<string>()
       hubs.set(channel, hub)
       yield* notifications.listen(channel).pipe(
@@ -34,9 +34,9 @@ export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSigna
       )
     }
     return {
-      publishLocal: (channel: Channel, payload: string) => PubSub.publish(hubs.get(channel)!, payload).pipe(Effect.asVoid),
-      /** A queue of the channel's payloads from now on, for the caller's scope. */
-      subscribe: (channel: Channel): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(channel)!)
+      publishLocal: (signal: Signal, payload: string) => PubSub.publish(hubs.get(signal)!, payload).pipe(Effect.asVoid),
+      /** A queue of the signal's payloads from now on, for the caller's scope. */
+      subscribe: (signal: Signal): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(signal)!)
     } as const
   })
 }) {}

@@ -8,7 +8,7 @@
  * - rendered: bytes stored, then the success transaction (fenced);
  * - the document cannot be typeset (rejected, timeout): failed at once with `rendering_failed`;
  * - a transient fault (the worker crashed, storage unavailable): retried with backoff, at most
- *   `MAX_ATTEMPTS` attempts;
+ *   as many attempts as the retry policy allows;
  * - a cancel was asked for: the render is interrupted (its worker terminated) and the job cancelled;
  * - the lease was lost (paused or partitioned process): nothing is written; the job is someone else's;
  * - shutdown outlasted the grace period: the job goes back to the queue for another process.
@@ -18,14 +18,14 @@ import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
-import { internalError, jobCancelled, renderingFailed } from "../http/api-error.ts"
-import { Metrics } from "../http/metrics.ts"
+import { Metrics } from "../ops/metrics.ts"
 import { RenderService } from "../render/service.ts"
-import { MAX_ATTEMPTS, retryDelayMs, supervisorConfig } from "./config.ts"
+import * as JobErrors from "./job-errors.ts"
 import { type Claim, JobStore } from "./job-store.ts"
 import { JobLifecycle } from "./lifecycle.ts"
+import { delayBeforeAttempt, mayRetry, supervisorConfig } from "./retry-policy.ts"
 import { runRescuer } from "./rescuer.ts"
-import { CHANNELS, JobSignals } from "./signals.ts"
+import { JobSignals, SIGNALS } from "./signals.ts"
 
 /** Why a render fiber was stopped from outside. */
 type StopReason = "cancelled" | "lease_lost" | "shutdown"
@@ -56,10 +56,10 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
 
     // One wake-up token per queued job, up to one per slot.
     const wake = yield* Queue.sliding<void>(config.concurrency)
-    const queued = yield* signals.subscribe(CHANNELS.jobQueued)
+    const queued = yield* signals.subscribe(SIGNALS.jobQueued)
     yield* Queue.take(queued).pipe(Effect.zipRight(Queue.offer(wake, undefined)), Effect.forever, Effect.forkScoped)
 
-    const cancels = yield* signals.subscribe(CHANNELS.cancelRequested)
+    const cancels = yield* signals.subscribe(SIGNALS.cancelRequested)
     yield* Queue.take(cancels).pipe(
       Effect.flatMap((jobId) => Option.match(Option.fromNullable(running.get(jobId)), { onNone: () => Effect.void, onSome: (job) => job.stop("cancelled") })),
       Effect.forever,
@@ -78,7 +78,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
           locale: spec.locale,
           options: spec.options,
           ...(spec.overrides ? { overrides: spec.overrides } : {}),
-          channel: job.channel as never,
+          channel: job.channel,
           requestSha256: job.requestSha256
         }).pipe(Effect.either, Effect.fork)
         const stop = (why: StopReason) =>
@@ -109,7 +109,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
           return
         }
         if (reason === "cancelled") {
-          yield* lifecycle.end(claim, "cancelled", jobCancelled().toJobError())
+          yield* lifecycle.end(claim, "cancelled", JobErrors.cancelled())
           return
         }
         if (reason === "shutdown") {
@@ -132,20 +132,20 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         }
         const failure = result.left
         if (failure._tag === "RenderingFailed" && failure.reason === "crashed") return yield* retryOrFail(claim, failure.message)
-        yield* lifecycle.end(claim, "failed", renderingFailed(failure.message).toJobError())
+        yield* lifecycle.end(claim, "failed", JobErrors.renderingFailed(failure.message))
       }).pipe(Effect.annotateLogs({ jobId: claim.job.id, attempt: String(claim.job.attemptCount) }))
 
     const retryOrFail = (claim: Claim, reason: string) =>
       Effect.gen(function*() {
         yield* Effect.logWarning(`transient failure: ${reason}`)
-        if (claim.job.attemptCount >= MAX_ATTEMPTS) {
-          yield* lifecycle.end(claim, "failed", internalError().toJobError())
+        if (!mayRetry(claim.job.attemptCount)) {
+          yield* lifecycle.end(claim, "failed", JobErrors.exhausted())
         } else {
-          const delay = retryDelayMs(claim.job.attemptCount)
+          const delay = delayBeforeAttempt(claim.job.attemptCount + 1)
           yield* store.requeue(claim, delay)
           // This process wakes a slot when the retry falls due; none has to ask the database when.
           yield* Effect.sleep(Duration.millis(delay)).pipe(
-            Effect.zipRight(signals.publishLocal(CHANNELS.jobQueued, claim.job.id)),
+            Effect.zipRight(signals.publishLocal(SIGNALS.jobQueued, claim.job.id)),
             Effect.forkIn(scope)
           )
         }

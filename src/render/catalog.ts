@@ -1,11 +1,11 @@
 /**
  * The template catalog (specification 2.2, version 2026-07-22.1): 57 templates, each a Typst file
- * typst-templates/templates/<id>.typ.
+ * typst-templates/templates/<id>.typ. The catalog is imported as data, because request schemas
+ * list its template ids when they are defined; its hash is taken from the bundle the renderer reads.
  */
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import catalogJson from "../../typst-templates/catalog.json" with { type: "json" }
 import { sha256Hex } from "../shared/hash.ts"
-import { templatesRoot } from "./engine/bundle.ts"
+import type { BundleFile } from "./engine/bundle.ts"
 import type { RenderOptions } from "./options.ts"
 
 export interface CatalogEntry {
@@ -22,11 +22,15 @@ export interface Catalog {
   readonly templates: ReadonlyArray<CatalogEntry>
 }
 
-const catalogPath = join(templatesRoot, "catalog.json")
-const catalogBytes = readFileSync(catalogPath)
+export const catalog: Catalog = catalogJson as Catalog
 
-export const catalog: Catalog = JSON.parse(catalogBytes.toString("utf8")) as Catalog
-export const catalogSha256 = sha256Hex(catalogBytes)
+/** `catalogSha256` (contract section 11): the SHA-256 of the catalog file, as the template bundle holds it. */
+export const catalogSha256Of = (bundle: ReadonlyArray<BundleFile>): string => {
+  const file = bundle.find((entry) => entry.path === "/catalog.json")
+  if (!file) throw new Error("the template bundle has no catalog.json")
+  return sha256Hex(file.text)
+}
+
 export const CATALOG_VERSION = catalog.catalogVersion
 export const TEMPLATE_IDS: ReadonlyArray<string> = catalog.templates.map((t) => t.id)
 

@@ -2,9 +2,7 @@
  * The twelve locales of specification 2.1. Their Typst language data and labels live in
  * typst-templates/lib/locales.json, which the templates read too, so both sides agree.
  */
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
-import { templatesRoot } from "./engine/bundle.ts"
+import locales from "../../typst-templates/lib/locales.json" with { type: "json" }
 
 export const LOCALES = ["en", "es", "fr", "de", "ja", "zh-CN", "ko", "pt-BR", "ar", "ru", "hi", "it"] as const
 export type Locale = (typeof LOCALES)[number]
@@ -16,8 +14,6 @@ export interface LocaleData {
   readonly labels: Readonly<Record<string, string>>
 }
 
-export const localeData: Readonly<Record<Locale, LocaleData>> = JSON.parse(
-  readFileSync(join(templatesRoot, "lib", "locales.json"), "utf8")
-)
+export const localeData = locales as Readonly<Record<Locale, LocaleData>>
 
 export const isLocale = (value: string): value is Locale => (LOCALES as ReadonlyArray<string>).includes(value)

@@ -1,33 +1,41 @@
 /**
  * Provenance of a render (specification 2.10), computed as contract section 11 says.
  */
+import { Schema } from "effect"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
-import type { Locale } from "./locales.ts"
+import { LOCALES } from "./locales.ts"
 
 export const CHANNELS = ["web", "rest_v1", "rest_v2", "mcp_v1", "mcp_v2", "cli", "github_action", "internal"] as const
-export type Channel = (typeof CHANNELS)[number]
+/** Where a render was asked for (specification 2.10). */
+export const Channel = Schema.Literal(...CHANNELS)
+export type Channel = typeof Channel.Type
 
-export interface Provenance {
-  readonly assetSetSha256: string | null
-  readonly catalogSha256: string | null
-  readonly fontSetSha256: string | null
-  readonly manifestSha256: string | null
-  readonly renderOptionsSha256: string | null
-  readonly rendererReleaseChecksum: string | null
-  readonly templateDefinitionSha256: string | null
-  readonly templateReleaseSha256: string | null
-  readonly optionsSha256: string
-  readonly requestSha256: string
-  readonly sourceSha256: string
-  readonly catalogVersion: string
-  readonly rendererVersion: string
-  readonly engineVersion: string | null
-  readonly channel: Channel
-  readonly locale: Locale
-  readonly templateId: string
-  readonly templateReleaseId: string | null
-  readonly synthetic: boolean
-}
+export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)).annotations({ description: "SHA-256, lowercase hex" })
+
+const hashOrNull = Schema.NullOr(Sha256)
+
+export const Provenance = Schema.Struct({
+  assetSetSha256: hashOrNull,
+  catalogSha256: hashOrNull,
+  fontSetSha256: hashOrNull,
+  manifestSha256: hashOrNull,
+  renderOptionsSha256: hashOrNull,
+  rendererReleaseChecksum: hashOrNull,
+  templateDefinitionSha256: hashOrNull,
+  templateReleaseSha256: hashOrNull,
+  optionsSha256: Sha256,
+  requestSha256: Sha256,
+  sourceSha256: Sha256,
+  catalogVersion: Schema.String,
+  rendererVersion: Schema.String,
+  engineVersion: Schema.NullOr(Schema.String),
+  channel: Channel,
+  locale: Schema.Literal(...LOCALES),
+  templateId: Schema.String,
+  templateReleaseId: Schema.NullOr(Schema.UUID),
+  synthetic: Schema.Boolean
+}).annotations({ identifier: "Provenance" })
+export type Provenance = typeof Provenance.Type
 
 export type ProvenanceInput = Omit<Provenance, "manifestSha256" | "assetSetSha256"> & {
   readonly assetSha256s: ReadonlyArray<string>

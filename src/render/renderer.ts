@@ -3,14 +3,14 @@
  * warnings and provenance. It owns the compiler pool; everything else here is pure.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { createRequire } from "node:module"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
-import { catalog, catalogSha256, findTemplate, templatePath } from "./catalog.ts"
+import packageJson from "../../package.json" with { type: "json" }
+import { catalog, catalogSha256Of, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
-import { fontSetSha256, readManifest, repositoryRoot, verifyFonts } from "./fonts/manifest.ts"
+import { fontSetSha256, readManifest, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { RenderOverrides } from "./overrides.ts"
@@ -20,7 +20,7 @@ import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
 
 export const MAX_MARKDOWN_CHARACTERS = 200_000
 
-export const rendererVersion = `pressroom ${(createRequire(`${repositoryRoot}/package.json`)("./package.json") as { version: string }).version}`
+export const rendererVersion = `pressroom ${packageJson.version}`
 
 export interface RenderRequest {
   readonly markdown: string
@@ -118,6 +118,8 @@ const capWarnings = (warnings: ReadonlyArray<RenderWarning>): ReadonlyArray<Rend
 export class Renderer {
   /** The bundle never changes during a renderer's life: each template is hashed once. */
   private readonly hashesByTemplate = new Map<string, TemplateHashes>()
+  /** `catalogSha256` of every render (contract section 11). */
+  readonly catalogSha256: string
 
   private constructor(
     private readonly engine: TypstEngine,
@@ -125,7 +127,9 @@ export class Renderer {
     /** The code points the font set covers (for `missing_glyphs`). */
     readonly coverage: Coverage,
     readonly fontSetSha256: string
-  ) {}
+  ) {
+    this.catalogSha256 = catalogSha256Of(bundle)
+  }
 
   /** Verifies the font set (throws naming a missing or altered file), starts the pool and waits for it. */
   static async create(config: RendererConfig): Promise<Renderer> {
@@ -183,7 +187,7 @@ export class Renderer {
     const asked = Object.keys(overrides).length > 0 ? { overrides } : {}
     const provenance = makeProvenance({
       assetSha256s: typeset.assetSha256s,
-      catalogSha256,
+      catalogSha256: this.catalogSha256,
       fontSetSha256: this.fontSetSha256,
       renderOptionsSha256: jcsSha256(effective),
       rendererReleaseChecksum: this.engine.releaseChecksum,

@@ -34,6 +34,6 @@ export class RenderService extends Effect.Service<RenderService>()("pressroom/Re
           error instanceof InvalidRenderRequest || error instanceof RenderingFailed ? Effect.fail(error) : Effect.die(error)
         )
       )
-    return { render, workerReplacements: () => renderer.workerReplacements() } as const
+    return { render, workerReplacements: () => renderer.workerReplacements(), catalogSha256: renderer.catalogSha256 } as const
   })
 }) {}

@@ -2,11 +2,12 @@
  * A custom template (contract section 8): an owner's saved set of overrides on a built-in
  * template: the render options a conversion may also send, plus the paper and the font family.
  */
-import { Effect, Either, ParseResult, Schema } from "effect"
-import { type ApiError, unprocessable } from "../http/api-error.ts"
+import { Effect, Schema } from "effect"
 import { findTemplate } from "../render/catalog.ts"
 import { RenderOptions } from "../render/options.ts"
 import { RenderOverrides } from "../render/overrides.ts"
+import { InvalidRequest } from "../shared/errors.ts"
+import { decodeContent } from "../shared/request-values.ts"
 
 export const CustomTemplateOptions = Schema.Struct({ ...RenderOptions.fields, ...RenderOverrides.fields })
 export type CustomTemplateOptions = typeof CustomTemplateOptions.Type
@@ -24,8 +25,6 @@ export interface CustomTemplate extends CustomTemplateDefinition {
   readonly deletedAt: Date | null
 }
 
-const decodeOptions = Schema.decodeUnknownEither(CustomTemplateOptions, { onExcessProperty: "error", errors: "first" })
-
 /**
  * The definition a well-formed request asks for, or 422 when its content cannot be accepted: an
  * unknown base template, a colour that is not `#rrggbb`, an unknown accent, paper or font family.
@@ -35,14 +34,13 @@ export const toDefinition = (request: {
   readonly name: string
   readonly baseTemplateId: string
   readonly options: unknown
-}): Effect.Effect<CustomTemplateDefinition, ApiError> => {
+}): Effect.Effect<CustomTemplateDefinition, InvalidRequest> => {
   if (!findTemplate(request.baseTemplateId)) {
-    return Effect.fail(unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`))
+    return Effect.fail(InvalidRequest.unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`, "baseTemplateId"))
   }
-  const options = decodeOptions(request.options)
-  if (Either.isLeft(options)) {
-    const issue = ParseResult.ArrayFormatter.formatErrorSync(options.left)[0]
-    return Effect.fail(unprocessable(`options.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`))
-  }
-  return Effect.succeed({ name: request.name, baseTemplateId: request.baseTemplateId, options: options.right })
+  return Effect.map(decodeContent(CustomTemplateOptions, request.options, "options"), (options) => ({
+    name: request.name,
+    baseTemplateId: request.baseTemplateId,
+    options
+  }))
 }

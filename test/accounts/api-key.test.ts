@@ -1,7 +1,7 @@
 /** API keys as strings, and request timestamps: the formats the contract names, and nothing else. */
 import t from "tap"
 import { environmentOf, generateApiKey, hashApiKey, prefixOf } from "../../src/accounts/api-key.ts"
-import { isIsoDateTime } from "../../src/accounts/timestamp.ts"
+import { isIsoDateTime } from "../../src/shared/timestamp.ts"
 import { ADMIN_TOKEN } from "../helpers/server.ts"
 
 t.test("a new key is pk_live_ or pk_test_ and 32 random lowercase hex characters", async (t) => {

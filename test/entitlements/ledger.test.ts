@@ -9,12 +9,12 @@ import t from "tap"
 import { Clock, Duration, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
 import { Accounts } from "../../src/accounts/account.ts"
-import type { Plan } from "../../src/accounts/principal.ts"
+import type { Plan } from "../../src/entitlements/plan.ts"
 import type { Notifications } from "../../src/db/notifications.ts"
 import { UNLIMITED } from "../../src/entitlements/allowance.ts"
 import type { Usage } from "../../src/entitlements/entitlement.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
-import type { ApiError } from "../../src/http/api-error.ts"
+import { type PressroomError, publishingError } from "../../src/shared/errors.ts"
 import { CATALOG_VERSION } from "../../src/render/catalog.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
@@ -36,9 +36,10 @@ const clockAt = (iso: string): Clock.Clock => {
   }
 }
 
-const refusal = <A>(outcome: Either.Either<A, ApiError>): ApiError => {
+/** The refusal as a client would read it. */
+const refusal = <A>(outcome: Either.Either<A, PressroomError>) => {
   if (Either.isRight(outcome)) throw new Error("expected a refusal")
-  return outcome.left
+  return publishingError(outcome.left)
 }
 
 /** used + reserved + remaining: must always be the allowance plus every credit unit added. */
@@ -80,7 +81,7 @@ t.test("Ledger", (t) =>
         )
       }))
       t.equal(outcomes.filter(Either.isRight).length, 1, "one admitted")
-      const refused = outcomes.filter(Either.isLeft).map((outcome) => outcome.left)
+      const refused = outcomes.filter(Either.isLeft).map(refusal)
       t.equal(refused.length, 19, "19 refused")
       t.ok(refused.every((error) => error.code === "quota_exhausted" && error.httpStatus === 402), "each with 402 quota_exhausted")
       const rows = await run(Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -1,13 +1,14 @@
 /**
  * Rate limits over HTTP (contract section 7), against real servers with a write bucket of 3 per
  * minute: the fourth write is a 429 with Retry-After and details.retryAfterSeconds, and it creates
- * nothing and saves no idempotency record; reads draw from their own bucket. On PostgreSQL, two
+ * nothing and saves no idempotency record; reads draw from their own bucket; a request refused for
+ * its key's scope (403) spends no token. On PostgreSQL, two
  * server processes draw from one bucket, and one Idempotency-Key sent to both executes once.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import t from "tap"
-import { insertAccountWithKey } from "../helpers/accounts.ts"
+import { insertAccountWithKey, insertKey } from "../helpers/accounts.ts"
 import { requestJson } from "../helpers/api.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
@@ -21,10 +22,15 @@ const create = (server: RunningServer, token: string, key: string, name: string)
 
 t.test("rate limits over HTTP", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const accounts = await runWith(database, Effect.orDie(Effect.all({
-      limited: insertAccountWithKey(),
-      shared: insertAccountWithKey(),
-      crossProcess: insertAccountWithKey()
+    const accounts = await runWith(database, Effect.orDie(Effect.gen(function*() {
+      const scoped = yield* insertAccountWithKey()
+      return {
+        limited: yield* insertAccountWithKey(),
+        shared: yield* insertAccountWithKey(),
+        crossProcess: yield* insertAccountWithKey(),
+        scoped,
+        readOnlyKey: yield* insertKey(scoped.accountId, ["documents.read"])
+      }
     })))
     const env = { ...database.env, PRESSROOM_RATE_LIMIT_WRITE_PER_MINUTE: String(WRITES_PER_MINUTE) }
     const server = await startServer(t, env)
@@ -47,6 +53,15 @@ t.test("rate limits over HTTP", (t) =>
       const read = await requestJson(server, "GET", "/api/v2/templates", { token: key })
       t.equal(read.status, 200, "reads have a bucket of their own")
       t.notOk(read.body.templates.some((x: { name: string }) => x.name === "limited"), "the limited request created nothing")
+    })
+
+    await t.test("a request refused for its key's scope spends no token of the owner's bucket", async (t) => {
+      for (let i = 1; i <= WRITES_PER_MINUTE + 2; i++) {
+        t.equal((await create(server, accounts.readOnlyKey, `forbidden-key-${i}`, `forbidden ${i}`)).status, 403, `forbidden ${i}`)
+      }
+      for (let i = 1; i <= WRITES_PER_MINUTE; i++) {
+        t.equal((await create(server, accounts.scoped.key, `scoped-key-${i}`, `scoped ${i}`)).status, 201, `the owner's write ${i} still has its token`)
+      }
     })
 
     const servers = [server]

@@ -9,7 +9,7 @@ import t from "tap"
 import { ConfigProvider, Effect, Either, ManagedRuntime } from "effect"
 import type { Notifications } from "../../src/db/notifications.ts"
 import { RateLimiter } from "../../src/entitlements/rate-limiter.ts"
-import type { ApiError } from "../../src/http/api-error.ts"
+import { errorHeaders, type PressroomError, publishingError } from "../../src/shared/errors.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
@@ -34,9 +34,10 @@ const takeMany = (accountId: string, count: number, rateClass: "write" | "read" 
   Effect.flatMap(RateLimiter, (limiter) =>
     Effect.forEach(Array.from({ length: count }), () => Effect.either(limiter.take(accountId, rateClass))))
 
-const refusal = (outcome: Either.Either<void, ApiError>) => {
+/** The refusal as a client would read it: the published error and its response headers. */
+const refusal = (outcome: Either.Either<void, PressroomError>) => {
   if (Either.isRight(outcome)) throw new Error("expected a refusal")
-  return outcome.left
+  return { ...publishingError(outcome.left), headers: errorHeaders(outcome.left) }
 }
 
 t.test("RateLimiter", (t) =>

@@ -7,7 +7,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
-import { ALL_SCOPES, type ApiScope, type Plan } from "../../src/accounts/principal.ts"
+import { ALL_SCOPES, type ApiScope } from "../../src/accounts/principal.ts"
+import type { Plan } from "../../src/entitlements/plan.ts"
 import { runWith, type TestDatabase } from "./database.ts"
 
 export interface CreatedAccount {

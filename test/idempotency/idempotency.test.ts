@@ -9,7 +9,7 @@ import { SqlClient } from "@effect/sql"
 import t from "tap"
 import { ConfigProvider, Deferred, Effect, Either, Exit, Fiber, ManagedRuntime, Ref } from "effect"
 import { CurrentPrincipal, type Principal } from "../../src/accounts/principal.ts"
-import { ApiError, rateLimited, serviceUnavailable, unprocessable } from "../../src/http/api-error.ts"
+import { errorHeaders, InvalidRequest, type PressroomError, publishingError, RateLimited, ServiceUnavailable } from "../../src/shared/errors.ts"
 import { Idempotency, type IdempotencyOptions } from "../../src/idempotency/idempotency.ts"
 import { jcsSha256 } from "../../src/shared/hash.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
@@ -57,9 +57,10 @@ const recordCount = Effect.gen(function*() {
   return rows[0]!.n
 }).pipe(Effect.orDie)
 
-const failureOf = <A>(either: Either.Either<A, ApiError>) => {
+/** The failure as a client would read it: the published error, its class and its response headers. */
+const failureOf = <A>(either: Either.Either<A, PressroomError>) => {
   if (Either.isRight(either)) throw new Error("expected a failure")
-  return either.left
+  return { ...publishingError(either.left), tag: either.left._tag, headers: errorHeaders(either.left) }
 }
 
 t.test("Idempotency", (t) =>
@@ -123,12 +124,12 @@ t.test("Idempotency", (t) =>
         t.equal(result.executions, 1)
       })
 
-      await t.test("an ApiError is saved and replayed as the same error", async (t) => {
+      await t.test("an error is saved and replayed as the same error", async (t) => {
         const result = await withService(database, () =>
           Effect.gen(function*() {
             const idempotency = yield* Idempotency
             const counter = yield* Ref.make(0)
-            const refuse = () => Effect.zipRight(Ref.update(counter, (n) => n + 1), Effect.fail(unprocessable("options.paper: must be a4")))
+            const refuse = () => Effect.zipRight(Ref.update(counter, (n) => n + 1), Effect.fail(InvalidRequest.unprocessable("options.paper: must be a4", "options.paper")))
             const first = yield* Effect.either(idempotency.run(request, refuse))
             const second = yield* Effect.either(idempotency.run(request, refuse))
             return { first, second, executions: yield* Ref.get(counter) }
@@ -136,7 +137,7 @@ t.test("Idempotency", (t) =>
         const first = failureOf(result.first)
         const second = failureOf(result.second)
         t.equal(result.executions, 1, "the refused request is not executed again")
-        t.ok(second instanceof ApiError)
+        t.equal(second.tag, "PublishedError", "the replay answers the saved error as published")
         t.same(
           { code: second.code, httpStatus: second.httpStatus, message: second.message, retryable: second.retryable },
           { code: first.code, httpStatus: first.httpStatus, message: first.message, retryable: first.retryable }
@@ -150,10 +151,10 @@ t.test("Idempotency", (t) =>
           Effect.gen(function*() {
             const idempotency = yield* Idempotency
             const counter = yield* Ref.make(0)
-            const failing = (failure: Effect.Effect<never, ApiError>) => () => Effect.zipRight(Ref.update(counter, (n) => n + 1), failure)
-            const limited = yield* Effect.either(idempotency.run(request, failing(Effect.fail(rateLimited(3)))))
+            const failing = (failure: Effect.Effect<never, PressroomError>) => () => Effect.zipRight(Ref.update(counter, (n) => n + 1), failure)
+            const limited = yield* Effect.either(idempotency.run(request, failing(Effect.fail(new RateLimited({ retryAfterSeconds: 3 })))))
             const recordsAfterLimit = yield* recordCount
-            const unavailable = yield* Effect.either(idempotency.run(request, failing(Effect.fail(serviceUnavailable("down")))))
+            const unavailable = yield* Effect.either(idempotency.run(request, failing(Effect.fail(new ServiceUnavailable({ message: "down", retryAfterSeconds: 5 })))))
             const defect = yield* Effect.exit(idempotency.run(request, failing(Effect.die(new Error("boom")))))
             const recordsAfterDefect = yield* recordCount
             const success = yield* idempotency.run(request, counted(counter))

@@ -1,10 +1,11 @@
 /**
  * The font families a custom template may choose as its `fontFamily` (contract section 8): every
- * family of the bundled set except the symbol font, which has no letters.
+ * family of the bundled set except the symbol font, which has no letters. The manifest is imported
+ * as data, because the request schemas list the families when they are defined.
  */
-import { readManifest } from "./manifest.ts"
+import manifest from "../../../fonts/manifest.json" with { type: "json" }
 
-export const FONT_FAMILIES: ReadonlyArray<string> = [...new Set(readManifest().fonts.map((font) => font.family))]
+export const FONT_FAMILIES: ReadonlyArray<string> = [...new Set(manifest.fonts.map((font) => font.family))]
   .filter((family) => family !== "Noto Sans Symbols 2")
   .sort()
 

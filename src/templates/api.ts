@@ -6,30 +6,26 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Timestamp } from "../../accounts/timestamp.ts"
-import { IdempotencyKeyHeader } from "../../idempotency/key.ts"
-import { TEMPLATE_IDS } from "../../render/catalog.ts"
-import { ACCEPTED_FONT_FAMILIES, RETIRED_FONT_FAMILIES } from "../../render/fonts/families.ts"
-import { CREATIVE_ACCENTS } from "../../render/options.ts"
-import { PAPERS } from "../../render/overrides.ts"
-import { CustomTemplateOptions } from "../../templates/custom-template.ts"
-import { CONTRACT_VERSION } from "../api-error.ts"
-import { withErrors } from "../error-schemas.ts"
-import { Authentication } from "../security.ts"
-import { hexColor, oneOf } from "./content-values.ts"
+import { Authentication } from "../accounts/security.ts"
+import { IdempotencyKeyHeader } from "../idempotency/key.ts"
+import { TEMPLATE_IDS } from "../render/catalog.ts"
+import { RETIRED_FONT_FAMILIES } from "../render/fonts/families.ts"
+import { RenderOptions } from "../render/options.ts"
+import { RenderOverrides } from "../render/overrides.ts"
+import { CONTRACT_VERSION, withErrors } from "../shared/error-responses.ts"
+import { Forbidden, IdempotencyConflict, NotFound, RateLimited } from "../shared/errors.ts"
+import { looseFields, oneOf, strict } from "../shared/request-values.ts"
+import { Timestamp } from "../shared/timestamp.ts"
+import { CustomTemplateOptions } from "./custom-template.ts"
 
-const strict = { parseOptions: { onExcessProperty: "error" } } as const
+const retired = Object.entries(RETIRED_FONT_FAMILIES).map(([old, now]) => `${old} (retired) means ${now}`).join(", ")
+
+const overrides = looseFields(RenderOverrides.fields)
 
 export const CustomTemplateOptionsRequest = Schema.Struct({
-  pageNumbers: Schema.optional(Schema.Boolean),
-  bodyTextColor: Schema.optional(hexColor),
-  headingTextColor: Schema.optional(hexColor),
-  creativeAccent: Schema.optional(oneOf(CREATIVE_ACCENTS)),
-  paper: Schema.optional(oneOf(PAPERS)),
-  fontFamily: Schema.optional(oneOf(
-    ACCEPTED_FONT_FAMILIES,
-    `a bundled family; ${Object.entries(RETIRED_FONT_FAMILIES).map(([old, now]) => `${old} (retired) means ${now}`).join(", ")}`
-  ))
+  ...looseFields(RenderOptions.fields),
+  ...overrides,
+  fontFamily: overrides.fontFamily!.annotations({ description: `a bundled family; ${retired}` })
 }).annotations({ identifier: "CustomTemplateOptionsRequest", ...strict })
 
 export const CreateCustomTemplateRequest = Schema.Struct({
@@ -72,7 +68,8 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
         )
         .annotate(OpenApi.Summary, "Create a custom template (scope templates.manage)"),
       "v2",
-      [400, 403, 409, 413, 415, 422, 429, 500]
+      [Forbidden, IdempotencyConflict, RateLimited],
+      [400, 413, 415, 422]
     )
   )
   .add(
@@ -81,7 +78,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
         .addSuccess(CustomTemplateList)
         .annotate(OpenApi.Summary, "List custom templates (scope documents.read)"),
       "v2",
-      [403, 429, 500]
+      [Forbidden, RateLimited]
     )
   )
   .add(
@@ -91,7 +88,8 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
         .addSuccess(CustomTemplateResponse)
         .annotate(OpenApi.Summary, "Get a custom template (scope documents.read)"),
       "v2",
-      [400, 403, 404, 429, 500]
+      [Forbidden, NotFound, RateLimited],
+      [400]
     )
   )
   .add(
@@ -102,7 +100,8 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
         .addSuccess(CustomTemplateResponse.annotations({ description: `Deleted; deletedAt is set. ${replayNote}` }))
         .annotate(OpenApi.Summary, "Delete a custom template (scope templates.manage)"),
       "v2",
-      [400, 403, 404, 409, 429, 500]
+      [Forbidden, NotFound, IdempotencyConflict, RateLimited],
+      [400]
     )
   )
   .middleware(Authentication)

@@ -2,15 +2,16 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { migrationsApplied } from "../../db/migrator.ts"
-import { RenderService } from "../../render/service.ts"
-import { openApiDocument, PressroomApi } from "../api.ts"
-import { Metrics } from "../metrics.ts"
+import { latestMigrationId, migrationsApplied } from "../db/migrator.ts"
+import { RenderService } from "../render/service.ts"
+import { openApiDocument, PressroomApi } from "../http/api.ts"
+import { Metrics } from "./metrics.ts"
 
 export const OpsHandlers = HttpApiBuilder.group(PressroomApi, "ops", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const metrics = yield* Metrics
+    const latestMigration = yield* latestMigrationId
     // The renderer is warm once its layer is built: readiness only has to know it exists.
     yield* RenderService
     return handlers
@@ -18,7 +19,7 @@ export const OpsHandlers = HttpApiBuilder.group(PressroomApi, "ops", (handlers) 
       .handle("readyz", () =>
         Effect.gen(function*() {
           const database = yield* sql`select 1`.pipe(Effect.as(true), Effect.orElseSucceed(() => false))
-          const migrations = database ? yield* migrationsApplied.pipe(Effect.orElseSucceed(() => false)) : false
+          const migrations = database ? yield* migrationsApplied(latestMigration).pipe(Effect.orElseSucceed(() => false)) : false
           const ready = database && migrations
           return HttpServerResponse.unsafeJson(
             { status: ready ? "ready" : "not_ready", checks: { database, migrations, renderer: true } },

@@ -1,23 +1,27 @@
 /**
- * The bodies of the admin API (contract section 9). The CLI decodes its flags with the same
- * request schemas and prints the same responses, so both interfaces accept and say the same.
+ * The operators' admin API (contract section 9), behind the admin token: its endpoints and bodies.
+ * When `PRESSROOM_ADMIN_TOKEN` is unset every route here answers 404, as if the API did not exist.
+ * The CLI decodes its flags with the same request schemas and prints the same responses, so both
+ * interfaces accept and say the same.
  *
  * Shape is checked here (400: wrong type, unknown property, a length or range, a malformed
  * timestamp); plan, scope and environment names are content, checked by `AccountAdministration`
  * (422), as the contract treats unknown template and locale names. Each still lists its values in
  * the OpenAPI document.
  */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { MAX_PACKS_PER_PURCHASE } from "../entitlements/allowance.ts"
 import { Usage } from "../entitlements/entitlement.ts"
+import { Plan } from "../entitlements/plan.ts"
+import { withErrors } from "../shared/error-responses.ts"
+import { NotFound } from "../shared/errors.ts"
+import { oneOf, strict } from "../shared/request-values.ts"
+import { IsoDateTime } from "../shared/timestamp.ts"
 import { Account } from "./account.ts"
 import { ApiKey } from "./api-keys.ts"
-import { ApiScope, KeyEnvironment, Plan } from "./principal.ts"
-import { IsoDateTime } from "./timestamp.ts"
-
-const strict = { parseOptions: { onExcessProperty: "error" } } as const
-
-const oneOf = (values: ReadonlyArray<string>) => Schema.String.annotations({ jsonSchema: { type: "string", enum: values } })
+import { ApiScope, KeyEnvironment } from "./principal.ts"
+import { AdminAuthentication } from "./security.ts"
 
 /** A custom allowance beyond this is a typo, not a contract. */
 const MAX_MONTHLY_UNITS = 1_000_000
@@ -59,3 +63,54 @@ export const KeyCreated = Schema.Struct({
 }).annotations({ identifier: "KeyCreated" })
 export const KeyRevoked = Schema.Struct({ key: ApiKey }).annotations({ identifier: "KeyRevoked" })
 export const CreditPacksAdded = Schema.Struct({ usage: Usage }).annotations({ identifier: "CreditPacksAdded" })
+
+const AccountPath = Schema.Struct({ accountId: Schema.UUID })
+const KeyPath = Schema.Struct({ keyId: Schema.UUID })
+
+/** A body's shape (400), its size and type (413, 415), and its content (422: an unknown plan or scope). */
+const BODY = [400, 413, 415, 422] as const
+
+export class AdminApi extends HttpApiGroup.make("admin")
+  .add(withErrors(
+    HttpApiEndpoint.post("createAccount", "/admin/v1/accounts").setPayload(CreateAccountRequest).addSuccess(AccountCreated, { status: 201 }),
+    "v1",
+    [NotFound],
+    BODY
+  ))
+  .add(withErrors(
+    HttpApiEndpoint.get("getAccount", "/admin/v1/accounts/:accountId").setPath(AccountPath).addSuccess(AccountDetail),
+    "v1",
+    [NotFound],
+    [400]
+  ))
+  .add(withErrors(
+    HttpApiEndpoint.post("createKey", "/admin/v1/accounts/:accountId/keys")
+      .setPath(AccountPath)
+      .setPayload(CreateKeyRequest)
+      .addSuccess(KeyCreated, { status: 201 }),
+    "v1",
+    [NotFound],
+    BODY
+  ))
+  .add(withErrors(
+    HttpApiEndpoint.post("revokeKey", "/admin/v1/keys/:keyId/revoke").setPath(KeyPath).addSuccess(KeyRevoked),
+    "v1",
+    [NotFound],
+    [400]
+  ))
+  .add(withErrors(
+    HttpApiEndpoint.post("addCreditPacks", "/admin/v1/accounts/:accountId/credit-packs")
+      .setPath(AccountPath)
+      .setPayload(AddCreditPacksRequest)
+      .addSuccess(CreditPacksAdded, { status: 201 }),
+    "v1",
+    [NotFound],
+    BODY
+  ))
+  .middleware(AdminAuthentication)
+  .annotate(OpenApi.Title, "Admin")
+  .annotate(
+    OpenApi.Description,
+    "Operators' API: accounts, API keys and credit packs. Enabled by PRESSROOM_ADMIN_TOKEN (Authorization: Bearer <admin token>); without it every route answers 404."
+  )
+{}

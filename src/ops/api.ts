@@ -1,4 +1,4 @@
-/** Operational endpoints, without authentication (contract section 1). */
+/** Operational endpoints, without authentication (contract section 1): health, readiness, metrics, the OpenAPI document. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 

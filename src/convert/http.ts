@@ -6,44 +6,45 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
-import { requireScope } from "../accounts/principal.ts"
+import { Admission } from "../admission/admission.ts"
 import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
-import { RateLimiter } from "../entitlements/rate-limiter.ts"
-import { ApiError, internalError, notFound, serviceUnavailable, unprocessable } from "../http/api-error.ts"
 import { PressroomApi } from "../http/api.ts"
-import { attachment } from "../http/content-disposition.ts"
-import type { ConvertRequest } from "../http/groups/v1.ts"
+import { Jobs } from "../jobs/jobs.ts"
+import { toRenderSpec } from "../jobs/render-spec.ts"
+import { supervisorConfig, worstCaseMs } from "../jobs/retry-policy.ts"
 import { V1_TEMPLATE_IDS } from "../render/catalog.ts"
+import { InternalError, InvalidRequest, NotFound, PublishedError, ServiceUnavailable } from "../shared/errors.ts"
 import { jcsSha256 } from "../shared/hash.ts"
 import { CustomTemplates } from "../templates/repository.ts"
-import { MAX_ATTEMPTS, retryDelayMs, supervisorConfig } from "./config.ts"
-import { Jobs } from "./jobs.ts"
-import { toRenderSpec } from "./render-spec.ts"
+import type { ConvertRequest } from "./api.ts"
+import { attachment } from "./content-disposition.ts"
 
 const DEFAULT_FILENAME = "document.pdf"
 
+/** Beyond the renders and their backoffs, time for queueing and storage. */
+const WAIT_SLACK_MS = 30_000
+
 export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
   Effect.gen(function*() {
+    const admission = yield* Admission
     const jobs = yield* Jobs
-    const rateLimiter = yield* RateLimiter
     const customTemplates = yield* CustomTemplates
     const storage = yield* ArtifactStore
     const { renderTimeoutMs } = yield* supervisorConfig
-    // Every attempt may run to the render deadline, with backoff between them.
-    const longestJob = Duration.millis(
-      MAX_ATTEMPTS * renderTimeoutMs + retryDelayMs(1) + retryDelayMs(2) + 30_000
-    )
+    const longestJob = Duration.millis(worstCaseMs(renderTimeoutMs, WAIT_SLACK_MS))
 
     const specOf = (accountId: string, request: ConvertRequest) =>
       Effect.gen(function*() {
         const custom = request.customTemplateId === undefined
           ? Option.none()
           : Option.some(Option.getOrElse(yield* customTemplates.findForOwner(accountId, request.customTemplateId), () => undefined))
-        if (Option.isSome(custom) && custom.value === undefined) return yield* Effect.fail(notFound("custom template"))
+        if (Option.isSome(custom) && custom.value === undefined) return yield* Effect.fail(new NotFound({ resource: "custom template" }))
         const base = Option.getOrUndefined(custom)
         if (base && request.templateId !== undefined && request.templateId !== base.baseTemplateId) {
-          return yield* Effect.fail(unprocessable("templateId: differs from the custom template's baseTemplateId; send one of them"))
+          return yield* Effect.fail(
+            InvalidRequest.unprocessable("templateId: differs from the custom template's baseTemplateId; send one of them", "templateId")
+          )
         }
         const { paper, fontFamily, ...customOptions } = base?.options ?? {}
         return yield* toRenderSpec({
@@ -64,8 +65,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
 
     return handlers.handle("convert", ({ payload }) =>
       Effect.gen(function*() {
-        const principal = yield* requireScope("documents.render")
-        yield* rateLimiter.take(principal.accountId, "convert")
+        const principal = yield* admission.admit("documents.render", "convert")
         const spec = yield* specOf(principal.accountId, payload)
         const requestSha256 = jcsSha256({ operation: "v1.convert", pathParams: {}, body: payload })
         const cancel = (jobId: string) => jobs.cancel(principal, jobId).pipe(Effect.ignore)
@@ -74,7 +74,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
           case "succeeded": {
             // The artifact's bytes are stored under a key made from its id alone.
             const pdf = yield* storage.get(storageKeyOf(job.artifactId!)).pipe(
-              Effect.mapError(() => serviceUnavailable("the PDF is temporarily unreadable; retry"))
+              Effect.mapError(() => new ServiceUnavailable({ message: "the PDF is temporarily unreadable; retry", retryAfterSeconds: 5 }))
             )
             return HttpServerResponse.uint8Array(pdf, {
               contentType: "application/pdf",
@@ -82,12 +82,12 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
             })
           }
           case "failed":
-            return yield* Effect.fail(job.error ? new ApiError({ ...job.error }) : internalError())
+            return yield* Effect.fail(job.error ? new PublishedError({ error: job.error, headers: {} }) : new InternalError())
           case "cancelled":
-            return yield* Effect.fail(internalError())
+            return yield* Effect.fail(new InternalError())
           default:
             yield* cancel(job.id)
-            return yield* Effect.fail(serviceUnavailable("the conversion did not finish in time; retry"))
+            return yield* Effect.fail(new ServiceUnavailable({ message: "the conversion did not finish in time; retry", retryAfterSeconds: 5 }))
         }
       }))
   }))
