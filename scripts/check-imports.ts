@@ -1,0 +1,77 @@
+/**
+ * Checks the import rules of src/ (ARCHITECTURE.md, "The shape of a context, and its imports"):
+ * the rules of .dependency-cruiser.cjs (no file-level circle, no domain module importing src/http/),
+ * and no circle between folders of src/ beyond the one the Effect idiom asks for, a context's
+ * handlers (src/<context>/http.ts) importing the API assembled from every context (src/http/api.ts).
+ * Prints each problem and exits 1 when there is any: `npm run check:imports`.
+ */
+import { cruise, type IReporterOutput } from "dependency-cruiser"
+import extractDepcruiseConfig from "dependency-cruiser/config-utl/extract-depcruise-config"
+
+const ALLOWED_EDGE = { from: /^src\/[^/]+\/http\.ts$/, to: /^src\/http\/api\.ts$/ }
+
+/** The folder of src/ a module belongs to; a file directly in src/ is its own. */
+const folderOf = (path: string) => path.split("/").slice(0, 2).join("/")
+
+/** The strongly connected components of more than one node (Tarjan). */
+const cycles = (graph: ReadonlyMap<string, ReadonlySet<string>>): Array<Array<string>> => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const found: Array<Array<string>> = []
+  let next = 0
+  const visit = (node: string) => {
+    index.set(node, next)
+    low.set(node, next++)
+    stack.push(node)
+    onStack.add(node)
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(node, Math.min(low.get(node)!, low.get(to)!))
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!))
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: Array<string> = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== node)
+      if (component.length > 1) found.push(component.sort())
+    }
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return found
+}
+
+const ruleSet = await extractDepcruiseConfig("./.dependency-cruiser.cjs")
+const result: IReporterOutput = await cruise(["src"], { ...ruleSet.options, ruleSet, validate: true })
+if (typeof result.output === "string") throw new Error("dependency-cruiser answered with text, not its result")
+const problems: Array<string> = []
+
+for (const module of result.output.modules) {
+  for (const dependency of module.dependencies) {
+    for (const rule of dependency.rules ?? []) problems.push(`${rule.name}: ${module.source} → ${dependency.resolved}`)
+  }
+}
+
+const folders = new Map<string, Set<string>>()
+for (const module of result.output.modules.filter((m) => m.source.startsWith("src/"))) {
+  const from = folderOf(module.source)
+  for (const dependency of module.dependencies.filter((d) => d.resolved.startsWith("src/"))) {
+    const to = folderOf(dependency.resolved)
+    if (to === from || (ALLOWED_EDGE.from.test(module.source) && ALLOWED_EDGE.to.test(dependency.resolved))) continue
+    if (!folders.has(from)) folders.set(from, new Set())
+    folders.get(from)!.add(to)
+  }
+}
+for (const cycle of cycles(folders)) problems.push(`folder circle: ${cycle.join(", ")}`)
+
+for (const problem of problems) console.error(problem)
+console.log(`imports of ${result.output.modules.filter((m) => m.source.startsWith("src/")).length} modules checked: ${problems.length} problems`)
+process.exitCode = problems.length > 0 ? 1 : 0
