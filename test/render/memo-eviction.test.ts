@@ -41,7 +41,7 @@ t.test("the recorded layout is the one npm run memo-layout finds in the installe
   // The script exits 1 when a check fails; its report is on stdout either way, unless it failed
   // before that, which its stderr explains.
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [join(repositoryRoot, "bin", "bundle.js"), "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 }, (_, stdout, stderr) => resolve({ stdout, stderr }))
+    execFile(process.execPath, ["--import", "tsx", "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 }, (_, stdout, stderr) => resolve({ stdout, stderr }))
   )
   if (!stdout.trim().startsWith("{")) return void t.fail(`npm run memo-layout reported nothing: ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
   const found = JSON.parse(stdout) as { layout: unknown; memoryGrowthOver40Letters: number; acceleratorsBounded: boolean; sameBytesAfterEviction: boolean }

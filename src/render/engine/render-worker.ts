@@ -1,8 +1,8 @@
 /**
  * A render worker: one Typst compiler (wasm-compiler.ts) in a worker thread, typesetting whole
- * documents: parsing and conversion run here too, under the same deadline as the compile. The pool
- * starts this file from an esbuild bundle (worker-bundle.ts), so no TypeScript loader is needed in
- * workers.
+ * documents: parsing and conversion run here too, under the same deadline as the compile. Under
+ * Node the pool starts this file's build (dist/render-worker.js, see render-worker-url.ts), so no
+ * TypeScript loader is needed in workers; Deno starts it as it is.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"

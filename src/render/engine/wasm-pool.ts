@@ -17,7 +17,7 @@ import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS } from "./memo-eviction.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
 import { exportFunctionTable } from "./table-export.ts"
-import { renderWorkerUrl } from "./worker-bundle.ts"
+import { renderWorkerUrl } from "./render-worker-url.ts"
 
 export interface WasmPoolOptions {
   readonly size: number
@@ -75,6 +75,7 @@ class Slot {
   evicting: NodeJS.Timeout | undefined
 
   constructor(
+    url: URL,
     workerData: RenderWorkerData,
     handlers: {
       readonly reply: (slot: Slot, reply: JobReply) => void
@@ -83,7 +84,7 @@ class Slot {
       readonly fontInfos: (infos: ReadonlyArray<FontInfo>) => void
     }
   ) {
-    this.worker = new Worker(renderWorkerUrl(), { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB } })
+    this.worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB } })
     this.ready = new Promise((resolve, reject) => {
       const onReady = (message: RenderWorkerReply) => {
         if (!("ready" in message)) return
@@ -111,6 +112,8 @@ export class WasmEnginePool implements TypstEngine {
   readonly releaseChecksum: string
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []
+  /** Resolved once: without a built worker (Node) the pool fails to start, saying to run npm run build. */
+  private readonly workerUrl = renderWorkerUrl()
   private readonly workerData: Omit<RenderWorkerData, "fontInfos">
   private fontInfos: ReadonlyArray<FontInfo> | undefined
   /** Why the last worker that never started died: the error of jobs no worker can take. */
@@ -185,7 +188,7 @@ export class WasmEnginePool implements TypstEngine {
   }
 
   private spawn(): void {
-    const slot = new Slot({ ...this.workerData, fontInfos: this.fontInfos }, {
+    const slot = new Slot(this.workerUrl, { ...this.workerData, fontInfos: this.fontInfos }, {
       reply: (s, reply) => this.onReply(s, reply),
       idle: (s, idle) => this.onIdle(s, idle),
       lost: (s, why) => this.onLost(s, why),
