@@ -53,7 +53,8 @@ export const buildOptions = {
   banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
   absWorkingDir: root,
   outdir: dist,
-  // Written below, each file whole, so that a worker started meanwhile never reads half of one.
+  // Written below, so that a process starting meanwhile (a server's replacement worker) reads
+  // each file whole, and no entry before the chunks it imports.
   write: false,
   logLevel: "warning"
 } as const satisfies BuildOptions
@@ -72,10 +73,14 @@ const filesUnder = (folder: string): Array<string> =>
 
 const buildDist = async () => {
   const { outputFiles } = await build(buildOptions)
-  for (const { path, contents } of outputFiles) writeWhole(path, contents)
-  // Chunks of earlier builds are named by their content and would pile up; a running process
-  // loaded its commands at start (src/cli/main.ts) and needs none of them again. A .tmp file may
-  // be another build's, about to be renamed.
+  // The entries (dist/*.js) last, once the chunks they import are there.
+  const isEntry = (path: string) => dirname(path) === dist
+  const entriesLast = [...outputFiles.filter((file) => !isEntry(file.path)), ...outputFiles.filter((file) => isEntry(file.path))]
+  for (const { path, contents } of entriesLast) writeWhole(path, contents)
+  // Chunks of earlier builds are named by their content and would pile up. A running process
+  // loaded its commands at start (src/cli/main.ts) and needs none of them again; a running
+  // server's replacement workers start from the new dist/render-worker.js. A .tmp file may be
+  // another build's, about to be renamed.
   const outputs = new Set(outputFiles.map(({ path }) => path))
   for (const file of filesUnder(dist)) if (!outputs.has(file) && !file.endsWith(".tmp")) rmSync(file)
   process.stdout.write(`built ${outputs.size} files in ${relative(root, dist)}/\n`)
