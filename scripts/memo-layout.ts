@@ -1,7 +1,7 @@
 /**
  * npm run memo-layout — finds the addresses of comemo's statics (memo-eviction.ts) in the installed
  * typst.ts WASM binary, checks them, and prints the entry for MEMO_LAYOUTS. Run it after upgrading
- * @myriaddreamin/typst-ts-web-compiler; the pool refuses a binary without an entry.
+ * @myriaddreamin/typst-ts-web-compiler: until the binary has an entry, the pool does not evict.
  *
  * It typesets sample documents in one compiler and compares memory between compiles:
  * - EVICTORS is a vector of functions of one argument in the table, which is filled as documents

@@ -1,7 +1,7 @@
 /**
  * Developer preview: renders a Markdown file with a template and writes the PDF and PNGs of its
  * first pages, to look at a template while designing it.
- *   node bin/bundle.js scripts/preview.ts <file.md> <templateId> [locale] [outPrefix] [optionsJson]
+ *   tsx scripts/preview.ts <file.md> <templateId> [locale] [outPrefix] [optionsJson]
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import * as mupdf from "mupdf"

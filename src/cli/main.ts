@@ -8,8 +8,9 @@ type Run = (argv: ReadonlyArray<string>) => Promise<void>
 
 /**
  * Each command's module is loaded when it runs, not before: an account command then loads neither
- * the HTTP server nor the renderer, 0.9 s of its start (README, "Memory"). Import commands here
- * only, at start: bin/bundle.js removes chunks that no start has touched for a day.
+ * the HTTP server nor the renderer, 0.9 s of its start (README, "Memory"); the build
+ * (scripts/build.ts) gives each a chunk of its own. Import commands here only, at start: a build
+ * removes the chunks of the one before, which a process started earlier would no longer find.
  */
 const commands: Readonly<Record<string, { readonly usage: string; readonly load: () => Promise<Run> }>> = {
   render: { usage: renderUsage, load: async () => (await import("./render.ts")).runRender },

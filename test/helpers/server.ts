@@ -22,7 +22,10 @@ export interface RunningServer {
   readonly stop: () => Promise<number | null>
 }
 
-/** How `pressroom serve` is started: by Node through the bin, or by Deno as the `serve` task of deno.json does. */
+/**
+ * How `pressroom serve` is started: by Node through the bin, which runs the build in dist/ (npm
+ * test builds it first), or by Deno from the sources, as the `serve` task of deno.json does.
+ */
 const commands = {
   node: [process.execPath, "--single-threaded-gc", join(repositoryRoot, "bin", "pressroom.js"), "serve"],
   deno: [

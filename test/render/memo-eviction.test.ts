@@ -1,15 +1,16 @@
 /**
  * Typst's memo cache is evicted inside the WASM compiler (memo-eviction.ts): the addresses recorded
  * for this binary are the ones `npm run memo-layout` finds in it; a layout that does not fit is
- * refused before anything is written; and documents typeset after their memoised work was evicted
+ * refused before anything is written; documents typeset after their memoised work was evicted
  * (by age, or wholly after a large document) give exactly the bytes of a fresh compile and of the
- * native compiler.
+ * native compiler; and a binary with no recorded layout renders the same bytes without eviction.
  */
 import t from "tap"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { readBundle } from "../../src/render/engine/bundle.ts"
+import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { FUNCTION_TABLE_EXPORT, LARGE_SOURCE_CHARS, MEMO_LAYOUTS, MemoCache } from "../../src/render/engine/memo-eviction.ts"
 import { createNativeEngine } from "../../src/render/engine/native.ts"
 import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
@@ -41,7 +42,7 @@ t.test("the recorded layout is the one npm run memo-layout finds in the installe
   // The script exits 1 when a check fails; its report is on stdout either way, unless it failed
   // before that, which its stderr explains.
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [join(repositoryRoot, "bin", "bundle.js"), "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 }, (_, stdout, stderr) => resolve({ stdout, stderr }))
+    execFile(process.execPath, ["--import", "tsx", "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 }, (_, stdout, stderr) => resolve({ stdout, stderr }))
   )
   if (!stdout.trim().startsWith("{")) return void t.fail(`npm run memo-layout reported nothing: ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
   const found = JSON.parse(stdout) as { layout: unknown; memoryGrowthOver40Letters: number; acceleratorsBounded: boolean; sameBytesAfterEviction: boolean }
@@ -59,8 +60,9 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
     fontInfos: undefined,
     bundle: readBundle()
   })
+  const memo = compiler.memo!
   const first = typesetDocument(letter, compiler.compile).pdf
-  compiler.memo.check()
+  memo.check()
   // For this binary, each field off by a word is refused (a wrong counter is caught only because
   // its neighbours hold small numbers; it could not make a PDF wrong, see memo-eviction.ts).
   for (const field of ["evictors", "accelerators", "counter"] as const) {
@@ -83,12 +85,12 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
   for (let i = 0; i < 3; i++) typesetDocument(variantLetter(i), compiler.compile)
   const afterFour = accelerators()
   t.ok(afterFour.length > afterOne.length, "without eviction, every distinct letter adds accelerators")
-  compiler.memo.evict(0)
+  memo.evict(0)
   t.equal(accelerators().offset, words()[layout.counter / 4], "eviction moves the accelerators' offset to the counter")
   t.equal(accelerators().inUse, 0, "and empties every accelerator")
   for (let i = 3; i < 33; i++) {
     typesetDocument(variantLetter(i), compiler.compile)
-    compiler.memo.evict(0)
+    memo.evict(0)
   }
   t.equal(accelerators().length, afterFour.length, "30 distinct letters with eviction reuse the accelerators instead of adding more")
   const again = typesetDocument(letter, compiler.compile).pdf
@@ -108,4 +110,21 @@ t.test("documents typeset after eviction give the bytes of the native compiler",
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after its entries aged out")
   t.equal(sha256((await pool.typeset(large)).pdf), sha256((await native.typeset(large)).pdf), "a large document: the native compiler's bytes")
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after the large document emptied the cache")
+})
+
+t.test("a binary with no recorded layout renders the native compiler's bytes, without eviction", async (t) => {
+  const warnings: Array<string> = []
+  t.capture(console, "warn", (...args: Array<unknown>) => void warnings.push(args.join(" ")))
+  // No layouts: the installed binary's checksum is unknown, as a typst.ts upgrade's would be.
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024, warmUp: true, memoLayouts: {} })
+  t.teardown(() => pool.close())
+  await pool.warm()
+  t.equal(warnings.length, 1, "the pool says once that it does not evict")
+  t.match(warnings[0], /not evicted.*PRESSROOM_RENDER_WORKER_MEMORY_MB/, "and that worker recycling bounds memory instead")
+  const native = await createNativeEngine(verifyFonts())
+  for (const document of [letter, ...others, large, letter]) {
+    t.equal(sha256((await pool.typeset(document)).pdf), sha256((await native.typeset(document)).pdf), `${document.templateId}: the native compiler's bytes`)
+  }
+  t.same(pool.workerReplacements(), noWorkerReplacements, "no worker was replaced")
+  t.equal(warnings.length, 1, "nor warned again")
 })

@@ -42,7 +42,8 @@ export interface MemoLayout {
 
 /**
  * Layouts by the SHA-256 of the released binary (`rendererReleaseChecksum`). A typst.ts upgrade
- * needs its own entry: `npm run memo-layout` finds the addresses and checks them.
+ * needs its own entry, which `npm run memo-layout` finds and checks; until it has one, the pool
+ * runs without eviction and says so (wasm-pool.ts).
  */
 export const MEMO_LAYOUTS: Readonly<Record<string, MemoLayout>> = {
   // @myriaddreamin/typst-ts-web-compiler 0.7.0 (Typst 0.14.2, comemo 0.5.0, parking_lot 0.12.5;

@@ -1,8 +1,8 @@
 /**
  * A render worker: one Typst compiler (wasm-compiler.ts) in a worker thread, typesetting whole
- * documents: parsing and conversion run here too, under the same deadline as the compile. The pool
- * starts this file from an esbuild bundle (worker-bundle.ts), so no TypeScript loader is needed in
- * workers.
+ * documents: parsing and conversion run here too, under the same deadline as the compile. Under
+ * Node the pool starts this file's build (dist/render-worker.js, see render-worker-url.ts), so no
+ * TypeScript loader is needed in workers; Deno starts it as it is.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"
@@ -20,11 +20,14 @@ export type RenderWorkerReply =
     readonly pdf: Uint8Array
     readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
     readonly assetSha256s: ReadonlyArray<string>
-    /** Whether the worker now evicts and then sends an idle message (not when it trapped). */
+    /**
+     * Whether the worker sends an idle message next (not when it trapped), once it has evicted
+     * Typst's memo cache (unless the binary has no memo layout).
+     */
     readonly evicts: boolean
   }
   | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly evicts: boolean }
-  /** After a job's reply, once Typst's memo cache is evicted: the worker may take the next job. */
+  /** After a job's reply, once Typst's memo cache is evicted (if it is): the worker may take the next job. */
   | { readonly idle: true; readonly memoryBytes: number }
 
 const data = workerData as RenderWorkerData
@@ -54,7 +57,7 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
 compile({ main: data.warmUp ? WARM_UP : "#[ ]", shadows: [] })
 largestSource = 0
 // Fails the worker's start, and so the pool's, if the memo layout does not fit this binary.
-compiler.memo.check()
+compiler.memo?.check()
 
 port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) => {
   let reply: RenderWorkerReply
@@ -71,7 +74,7 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
   // Eviction runs after the caller has its answer and before the pool sends another job; should
   // it throw, the worker dies with no job of anyone's in it, and the pool replaces it.
   if (!reply.evicts) return
-  compiler.memo.evict(largestSource >= LARGE_SOURCE_CHARS ? 0 : MEMO_MAX_AGE)
+  compiler.memo?.evict(largestSource >= LARGE_SOURCE_CHARS ? 0 : MEMO_MAX_AGE)
   largestSource = 0
   port.postMessage({ idle: true, memoryBytes: compiler.memoryBytes() } satisfies RenderWorkerReply)
 })

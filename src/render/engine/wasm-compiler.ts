@@ -18,7 +18,8 @@ export interface FontInfo {
 export interface CompilerSetup {
   /** The compiler, with its function table exported (table-export.ts). */
   readonly module: WebAssembly.Module
-  readonly memoLayout: MemoLayout
+  /** Where comemo's statics lie in this binary; undefined when none is recorded (no eviction). */
+  readonly memoLayout: MemoLayout | undefined
   readonly fonts: ReadonlyArray<FontFile>
   /** The fonts' descriptions, when another instance has computed them already (in `fonts` order). */
   readonly fontInfos: ReadonlyArray<FontInfo> | undefined
@@ -28,7 +29,8 @@ export interface CompilerSetup {
 export interface WasmCompiler {
   /** The PDF, or a CompileFailure ("rejected") for a document Typst refuses; throws Trapped otherwise. */
   readonly compile: (task: CompileTask) => Uint8Array
-  readonly memo: MemoCache
+  /** Typst's memo cache, when the binary's memo layout is known. */
+  readonly memo: MemoCache | undefined
   readonly memoryBytes: () => number
   readonly fontInfos: ReadonlyArray<FontInfo>
   /** The instance's memory and function table, for `npm run memo-layout`. */
@@ -100,7 +102,7 @@ export const startCompiler = async (setup: CompilerSetup): Promise<WasmCompiler>
 
   return {
     compile,
-    memo: new MemoCache(wasm.memory, table, setup.memoLayout),
+    memo: setup.memoLayout && new MemoCache(wasm.memory, table, setup.memoLayout),
     memoryBytes: () => wasm.memory.buffer.byteLength,
     fontInfos,
     memory: wasm.memory,

@@ -1,0 +1,90 @@
+/**
+ * npm run build: the JavaScript that Node runs, in dist/. `npm install` runs it (the `prepare`
+ * script) and `npm test` runs it first (`pretest`); nothing checks or rebuilds it at run time.
+ * - dist/pressroom.js, the pressroom command (bin/pressroom.js imports it), with what its commands
+ *   import dynamically in dist/chunks/: a command loads only its own modules, so `pressroom --help`
+ *   and the account commands load neither the HTTP server nor the renderer.
+ * - dist/render-worker.js, the compiler worker that the pool starts under Node
+ *   (src/render/engine/render-worker-url.ts).
+ * Node runs them as bundles, not through a TypeScript loader: tsx runs a loader thread and keeps
+ * every module it transformed, about 80 MiB of a process that renders (README, "Memory"). Bundling
+ * the packages too spares Node resolving and loading Effect's thousands of module files one by one.
+ *
+ *   tsx scripts/build.ts
+ */
+import { build, type BuildOptions } from "esbuild"
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+const dist = join(root, "dist")
+
+/**
+ * Packages left to node_modules: those that find files installed beside them through
+ * import.meta.url or __dirname (PGlite's, Typst's and mupdf's WebAssembly, esbuild's binary,
+ * autocannon's workers and help, msgpackr's optional native decoder) and pg with its family,
+ * whose optional native binding a bundle cannot resolve (pg-cursor requires pg's own files).
+ * test/cli/build.test.ts fails when a bundled package would look for its files. None of these
+ * imports a package that the bundle holds, so no package runs as two copies.
+ */
+export const EXTERNAL = [
+  "@electric-sql/pglite", "@electric-sql/pglite/*", "@myriaddreamin/*", "mupdf", "autocannon", "msgpackr", "msgpackr-extract", "esbuild",
+  "pg", "pg/*", "pg-*"
+]
+
+export const buildOptions = {
+  // Named entries: fixed names that bin/pressroom.js and the pool can find.
+  entryPoints: { pressroom: "src/cli/main.ts", "render-worker": "src/render/engine/render-worker.ts" },
+  // Packages included, but for EXTERNAL.
+  bundle: true,
+  external: EXTERNAL,
+  // Each dynamic import gets a chunk of its own, loaded when it is imported; code both entries use
+  // goes into shared chunks rather than twice into dist/.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  // Splitting needs ES modules; package.json's "type": "module" makes dist/*.js ones.
+  format: "esm",
+  platform: "node",
+  // package.json's "engines": no syntax is lowered that Node 20 runs as it is.
+  target: "node20",
+  // CommonJS packages in the bundle (yaml, among others) require Node's built-ins: give every
+  // module a require. The worker needs it as much as the command does.
+  banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
+  absWorkingDir: root,
+  outdir: dist,
+  // Written below, so that a process starting meanwhile (a server's replacement worker) reads
+  // each file whole, and no entry before the chunks it imports.
+  write: false,
+  logLevel: "warning"
+} as const satisfies BuildOptions
+
+/** Writes a file under its name only once complete: a process reads all of it or none. */
+const writeWhole = (path: string, contents: Uint8Array) => {
+  mkdirSync(dirname(path), { recursive: true })
+  const partial = `${path}.${process.pid}.tmp`
+  writeFileSync(partial, contents)
+  renameSync(partial, path)
+}
+
+/** Every file under `folder`. */
+const filesUnder = (folder: string): Array<string> =>
+  readdirSync(folder, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+
+const buildDist = async () => {
+  const { outputFiles } = await build(buildOptions)
+  // The entries (dist/*.js) last, once the chunks they import are there.
+  const isEntry = (path: string) => dirname(path) === dist
+  const entriesLast = [...outputFiles.filter((file) => !isEntry(file.path)), ...outputFiles.filter((file) => isEntry(file.path))]
+  for (const { path, contents } of entriesLast) writeWhole(path, contents)
+  // Chunks of earlier builds are named by their content and would pile up. A running process
+  // loaded its commands at start (src/cli/main.ts) and needs none of them again; a running
+  // server's replacement workers start from the new dist/render-worker.js. A .tmp file may be
+  // another build's, about to be renamed.
+  const outputs = new Set(outputFiles.map(({ path }) => path))
+  for (const file of filesUnder(dist)) if (!outputs.has(file) && !file.endsWith(".tmp")) rmSync(file)
+  process.stdout.write(`built ${outputs.size} files in ${relative(root, dist)}/\n`)
+}
+
+// Run as a script; test/cli/build.test.ts imports the options.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildDist()
