@@ -2,7 +2,7 @@
  * npm run bench:api — v1 convert through the whole platform (HTTP, authentication, rate limit,
  * admission with its unit reservation, the supervisor, the render, artifact storage, completion
  * transaction, the PDF back), against the bare render of the same documents, on PGlite and on
- * PostgreSQL. Prints a Markdown table for the README.
+ * PostgreSQL. Prints a Markdown table for docs/performance.md (the README keeps a summary).
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
  * runs out) and rate limits out of the way; a 20 s warm-up, then autocannon at concurrency 1 and 4
@@ -26,7 +26,6 @@ import { quantile } from "./stats.ts"
 
 const letter = documents().find((doc) => doc.name === "one-page letter")!
 const postgresUrl = process.env.PRESSROOM_BENCH_DATABASE_URL ?? process.env.PRESSROOM_TEST_DATABASE_URL
-
 
 let serial = 0
 const body = () => JSON.stringify({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
@@ -75,31 +74,34 @@ const load = async (url: string, key: string, connections: number, seconds: numb
   const before = await renderTotals(url)
   const run = await autocannonRun(url, key, connections, seconds)
   const after = await renderTotals(url)
-  return { ...run, serverRender: (after.seconds - before.seconds) * 1000 / Math.max(1, after.count - before.count) }
+  return { ...run, serverRender: ((after.seconds - before.seconds) * 1000) / Math.max(1, after.count - before.count) }
 }
 
 const autocannonRun = (url: string, key: string, connections: number, seconds: number): Promise<Omit<Run, "serverRender">> =>
   new Promise((resolve, reject) => {
     const times: Array<number> = []
-    const instance = autocannon({
-      url: `${url}/api/v1/convert`,
-      method: "POST",
-      connections,
-      duration: seconds,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }]
-    }, (error, result) => {
-      if (error) return reject(error)
-      resolve({
+    const instance = autocannon(
+      {
+        url: `${url}/api/v1/convert`,
+        method: "POST",
         connections,
-        seconds,
-        p50: quantile(times, 0.5),
-        p95: quantile(times, 0.95),
-        perSecond: result.requests.total / seconds,
-        requests: result.requests.total,
-        errors: result.errors + result.timeouts + result.non2xx
-      })
-    })
+        duration: seconds,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }]
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        resolve({
+          connections,
+          seconds,
+          p50: quantile(times, 0.5),
+          p95: quantile(times, 0.95),
+          perSecond: result.requests.total / seconds,
+          requests: result.requests.total,
+          errors: result.errors + result.timeouts + result.non2xx
+        })
+      }
+    )
     instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime))
   })
 
@@ -117,7 +119,11 @@ const benchDatabase = async (kind: DatabaseKind) => {
     // CPU from the first measured run.
     await autocannonRun(server.url, account.key, 2, 20)
     const runs: Array<Run> = []
-    for (const [connections, seconds] of [[1, 20], [4, 20], [16, 60]] as const) {
+    for (const [connections, seconds] of [
+      [1, 20],
+      [4, 20],
+      [16, 60]
+    ] as const) {
       runs.push(await load(server.url, account.key, connections, seconds))
     }
     return runs
@@ -133,12 +139,18 @@ const results = new Map<DatabaseKind, Array<Run>>()
 for (const kind of kinds) results.set(kind, await benchDatabase(kind))
 
 const ms = (value: number) => `${value.toFixed(1)} ms`
-console.log(`\nv1 convert, one-page letter (${cpus()[0]?.model ?? "cpu"}, ${availableParallelism()} cores, ${availableParallelism()} render workers), ${new Date().toISOString().slice(0, 10)}\n`)
+console.log(
+  `\nv1 convert, one-page letter (${cpus()[0]?.model ?? "cpu"}, ${availableParallelism()} cores, ${availableParallelism()} render workers), ${new Date().toISOString().slice(0, 10)}\n`
+)
 console.log(`Bare render (in process, sequential): p50 ${ms(bare.p50)}, p95 ${ms(bare.p95)}\n`)
-console.log("| database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |")
+console.log(
+  "| database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |"
+)
 console.log("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for (const [kind, runs] of results) {
   for (const run of runs) {
-    console.log(`| ${kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${run.connections === 1 ? `+${ms(run.p50 - bare.p50)}` : "—"} |`)
+    console.log(
+      `| ${kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${run.connections === 1 ? `+${ms(run.p50 - bare.p50)}` : "—"} |`
+    )
   }
 }

@@ -48,7 +48,7 @@ export const longDocument = (): string => {
     if (i % 10 === 0) block.push(`[^n${i}]: A note on the method of part ${i}.`)
     if (i % 8 === 0) block.push("- the first consideration", "- the second consideration", "- a third, longer consideration that wraps")
     if (i % 20 === 0) block.push("| Item | Value |", "|:--|--:|", `| Alpha | ${i} |`, `| Beta | ${i * 2} |`)
-    const chunk = block.join("\n\n") + "\n\n"
+    const chunk = `${block.join("\n\n")}\n\n`
     chunks.push(chunk)
     length += chunk.length
   }
@@ -80,16 +80,23 @@ export const variant = (markdown: string, k: number): string =>
 
 /** The résumé sample with a longer career: earlier roles that take it onto a second page. */
 export const twoPageResume = (): string => {
-  const roles = ["Platform Engineer — Northwind Logistics | 2014 – 2016", "Software Developer — Contoso Retail | 2012 – 2014", "Junior Developer — Fabrikam Media | 2010 – 2012", "Intern — Adventure Works | 2009"]
-  const earlier = roles.map((role) => [
-    `### ${role}`,
-    "*London · Core team*",
-    "",
-    "- Built and ran the services behind the company's main product, from design reviews to on-call.",
-    "- Replaced a nightly batch with streaming jobs; reports that took hours now update within minutes.",
-    "- Mentored new joiners and wrote the onboarding guide still used by the team.",
-    ""
-  ].join("\n"))
+  const roles = [
+    "Platform Engineer — Northwind Logistics | 2014 – 2016",
+    "Software Developer — Contoso Retail | 2012 – 2014",
+    "Junior Developer — Fabrikam Media | 2010 – 2012",
+    "Intern — Adventure Works | 2009"
+  ]
+  const earlier = roles.map((role) =>
+    [
+      `### ${role}`,
+      "*London · Core team*",
+      "",
+      "- Built and ran the services behind the company's main product, from design reviews to on-call.",
+      "- Replaced a nightly batch with streaming jobs; reports that took hours now update within minutes.",
+      "- Mentored new joiners and wrote the onboarding guide still used by the team.",
+      ""
+    ].join("\n")
+  )
   return `${example("resume")}\n\n## Earlier experience\n\n${earlier.join("\n")}\n`
 }
 

@@ -2,7 +2,7 @@
  * npm run bench:db — one statement on the embedded database, through `PGlite.query` (parse, plan
  * and describe on every call) and through the prepared-statement runner the SQL client uses
  * (`src/db/pglite-statements.ts`), in one process, on a data directory on disk. Prints a Markdown
- * table of medians for the README.
+ * table of medians for docs/performance.md.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { randomUUID } from "node:crypto"
@@ -40,13 +40,16 @@ try {
   const cases: ReadonlyArray<[string, (run: Run) => (i: number) => Promise<unknown>]> = [
     ["one-row select by primary key", (run) => (i) => run("select * from items where id = $1", [ids[i % ids.length]])],
     ["insert of one row", (run) => (i) => run("insert into items (id, n, label) values ($1, $2, $3)", [randomUUID(), i, `new ${i}`])],
-    ["transaction: update, select, insert", (run) => async (i) => {
-      await db.exec("begin")
-      await run("update items set n = n + 1 where id = $1", [ids[i % ids.length]])
-      await run("select n from items where id = $1", [ids[i % ids.length]])
-      await run("insert into items (id, n, label) values ($1, $2, $3)", [randomUUID(), i, "txn"])
-      await db.exec("commit")
-    }]
+    [
+      "transaction: update, select, insert",
+      (run) => async (i) => {
+        await db.exec("begin")
+        await run("update items set n = n + 1 where id = $1", [ids[i % ids.length]])
+        await run("select n from items where id = $1", [ids[i % ids.length]])
+        await run("insert into items (id, n, label) values ($1, $2, $3)", [randomUUID(), i, "txn"])
+        await db.exec("commit")
+      }
+    ]
   ]
 
   console.log(`\nPGlite statements, median of ${ROUNDS}, ${new Date().toISOString().slice(0, 10)}\n`)

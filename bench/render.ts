@@ -1,5 +1,5 @@
 /**
- * npm run bench:render — render speed and memory, printed as a Markdown table for the README.
+ * npm run bench:render — render speed and memory, printed as a Markdown table for docs/performance.md (the README keeps a summary).
  *
  * For each document, every iteration renders a distinct variant, so Typst's memoisation cannot
  * replay an earlier layout as it could not for a new user's document:
@@ -35,8 +35,11 @@ interface Plan {
 }
 
 const planFor = (doc: BenchDocument): Plan =>
-  doc.markdown.length < 20_000 ? { iterations: 30, roundMinimum: 24 } : doc.markdown.length < 100_000 ? { iterations: 7, roundMinimum: 4 } : { iterations: 5, roundMinimum: 4 }
-
+  doc.markdown.length < 20_000
+    ? { iterations: 30, roundMinimum: 24 }
+    : doc.markdown.length < 100_000
+      ? { iterations: 7, roundMinimum: 4 }
+      : { iterations: 5, roundMinimum: 4 }
 
 let peakRss = 0
 const sampler = setInterval(() => {
@@ -90,10 +93,11 @@ const throughput = async (renderer: Renderer, doc: BenchDocument, roundMinimum: 
 const WARM_UP_MS = 8_000
 
 /** The recycle threshold, as the server reads it: `PRESSROOM_RENDER_WORKER_MEMORY_MB=128 npm run bench:render`. */
-const workerMemoryMiB = Number(process.env["PRESSROOM_RENDER_WORKER_MEMORY_MB"] ?? DEFAULT_WORKER_MEMORY_MIB)
+const workerMemoryMiB = Number(process.env.PRESSROOM_RENDER_WORKER_MEMORY_MB ?? DEFAULT_WORKER_MEMORY_MIB)
 const warmPool = async (workers: number, doc: BenchDocument, everyFont: boolean): Promise<Renderer> => {
   const renderer = await Renderer.create({ workers, timeoutMs: 600_000, workerMemoryMiB })
-  if (everyFont) await Promise.all(Array.from({ length: workers * 2 }, () => renderer.render({ markdown: allScripts, templateId: "clean" })))
+  if (everyFont)
+    await Promise.all(Array.from({ length: workers * 2 }, () => renderer.render({ markdown: allScripts, templateId: "clean" })))
   const start = performance.now()
   do await Promise.all(Array.from({ length: workers * 2 }, () => render(renderer, doc)))
   while (performance.now() - start < WARM_UP_MS)
@@ -167,12 +171,18 @@ if (phaseFlag >= 0) {
 /** Runs a phase in a child process; its stderr (progress, traces) passes straight through. */
 const phase = (kind: PhaseKind, index: number): Promise<PoolPhase> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let stdout = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.on("error", reject)
     // "close", not "exit": stdout may still hold the result when the process exits.
-    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase) : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))))
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase)
+        : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))
+    )
   })
 
 interface Row {
@@ -207,8 +217,12 @@ for (const row of rows) {
 clearInterval(sampler)
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"
-console.log(`Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers replaced past ${workerMemoryMiB} MiB\n`)
-console.log("| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | native, 2 processes / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |")
+console.log(
+  `Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers replaced past ${workerMemoryMiB} MiB\n`
+)
+console.log(
+  "| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | native, 2 processes / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |"
+)
 console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
 for (const row of rows) {
   const { doc, one, many, everyFont } = row
@@ -218,4 +232,6 @@ for (const row of rows) {
 }
 const lowest = rows.reduce((a, b) => (b.many.idleRss < a.many.idleRss ? b : a))
 const highest = rows.reduce((a, b) => (b.everyFont.idleRss > a.everyFont.idleRss ? b : a))
-console.log(`\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(lowest.many.idleRss)} at the lowest (warmed on the ${lowest.doc.name}); with every font of the set loaded in each: ${mib(highest.everyFont.idleRss)} at the highest (warmed on the ${highest.doc.name})`)
+console.log(
+  `\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(lowest.many.idleRss)} at the lowest (warmed on the ${lowest.doc.name}); with every font of the set loaded in each: ${mib(highest.everyFont.idleRss)} at the highest (warmed on the ${highest.doc.name})`
+)

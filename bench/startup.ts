@@ -49,9 +49,20 @@ const serve = async (checkout: string): Promise<Pick<Run, "readyMs" | "rssMiB">>
   const dataDir = mkdtempSync(join(tmpdir(), "pressroom-startup-"))
   // The embedded database, whatever this shell's environment names.
   const { DATABASE_URL: _, ...inherited } = process.env
-  const env = { ...inherited, PORT: "0", HOST: "127.0.0.1", PRESSROOM_RENDER_WORKERS: "1", PRESSROOM_DATA_DIR: dataDir, MALLOC_MMAP_THRESHOLD_: "131072" }
+  const env = {
+    ...inherited,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PRESSROOM_RENDER_WORKERS: "1",
+    PRESSROOM_DATA_DIR: dataDir,
+    MALLOC_MMAP_THRESHOLD_: "131072"
+  }
   const started = performance.now()
-  const child = spawn(process.execPath, ["--single-threaded-gc", join(checkout, "bin", "pressroom.js"), "serve"], { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, ["--single-threaded-gc", join(checkout, "bin", "pressroom.js"), "serve"], {
+    cwd: checkout,
+    env,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   const exit = exited(child)
   try {
     let output = ""
@@ -78,14 +89,21 @@ const serve = async (checkout: string): Promise<Pick<Run, "readyMs" | "rssMiB">>
   }
 }
 
-const labels = new Map(checkouts.map((checkout) => [checkout, `${checkout} (${execFileSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()})`]))
+const labels = new Map(
+  checkouts.map((checkout) => [
+    checkout,
+    `${checkout} (${execFileSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()})`
+  ])
+)
 const results = new Map(checkouts.map((checkout) => [checkout, [] as Array<Run>]))
 for (let round = 0; round <= runs; round++) {
   for (const checkout of checkouts) {
     const run = { helpMs: await help(checkout), ...(await serve(checkout)) }
     if (round === 0) continue
     results.get(checkout)!.push(run)
-    console.error(`run ${round} ${labels.get(checkout)}: --help ${run.helpMs.toFixed(0)} ms, ready ${run.readyMs.toFixed(0)} ms, RSS ${run.rssMiB.toFixed(1)} MiB`)
+    console.error(
+      `run ${round} ${labels.get(checkout)}: --help ${run.helpMs.toFixed(0)} ms, ready ${run.readyMs.toFixed(0)} ms, RSS ${run.rssMiB.toFixed(1)} MiB`
+    )
   }
 }
 

@@ -33,5 +33,5 @@ for (const source of sources.families) {
     })
   }
 }
-writeFileSync(manifestPath, JSON.stringify({ fonts }, null, 2) + "\n")
+writeFileSync(manifestPath, `${JSON.stringify({ fonts }, null, 2)}\n`)
 console.log(`fonts/manifest.json: ${fonts.length} files`)

@@ -6,11 +6,15 @@
  *   and the account commands load neither the HTTP server nor the renderer.
  * - dist/render-worker.js, the compiler worker that the pool starts under Node
  *   (src/render/engine/render-worker-url.ts).
+ * - any other entry named on the command line, as dist/<its path>.js: the benchmarks build theirs
+ *   (npm run bench:render builds bench/render.ts into dist/bench/render.js), so that what they
+ *   measure is the code Node runs in production, not a TypeScript loader.
  * Node runs them as bundles, not through a TypeScript loader: tsx runs a loader thread and keeps
- * every module it transformed, about 80 MiB of a process that renders (README, "Memory"). Bundling
- * the packages too spares Node resolving and loading Effect's thousands of module files one by one.
+ * every module it transformed, about 80 MiB of a process that renders (ARCHITECTURE.md, "Memory").
+ * Bundling the packages too spares Node resolving and loading Effect's thousands of module files
+ * one by one.
  *
- *   tsx scripts/build.ts
+ *   tsx scripts/build.ts [entry.ts ...]
  */
 import { build, type BuildOptions } from "esbuild"
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
@@ -29,8 +33,17 @@ const dist = join(root, "dist")
  * imports a package that the bundle holds, so no package runs as two copies.
  */
 export const EXTERNAL = [
-  "@electric-sql/pglite", "@electric-sql/pglite/*", "@myriaddreamin/*", "mupdf", "autocannon", "msgpackr", "msgpackr-extract", "esbuild",
-  "pg", "pg/*", "pg-*"
+  "@electric-sql/pglite",
+  "@electric-sql/pglite/*",
+  "@myriaddreamin/*",
+  "mupdf",
+  "autocannon",
+  "msgpackr",
+  "msgpackr-extract",
+  "esbuild",
+  "pg",
+  "pg/*",
+  "pg-*"
 ]
 
 export const buildOptions = {
@@ -69,12 +82,20 @@ const writeWhole = (path: string, contents: Uint8Array) => {
 
 /** Every file under `folder`. */
 const filesUnder = (folder: string): Array<string> =>
-  readdirSync(folder, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+  readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
 
-const buildDist = async () => {
-  const { outputFiles } = await build(buildOptions)
-  // The entries (dist/*.js) last, once the chunks they import are there.
-  const isEntry = (path: string) => dirname(path) === dist
+/** The product's entries, and `extra` ones (bench/render.ts becomes dist/bench/render.js). */
+const entriesWith = (extra: ReadonlyArray<string>) => ({
+  ...buildOptions.entryPoints,
+  ...Object.fromEntries(extra.map((entry) => [entry.replace(/\.ts$/, ""), entry]))
+})
+
+const buildDist = async (extra: ReadonlyArray<string>) => {
+  const { outputFiles } = await build({ ...buildOptions, entryPoints: entriesWith(extra) })
+  // The entries last, once the chunks they import are there.
+  const isEntry = (path: string) => !relative(dist, path).startsWith("chunks")
   const entriesLast = [...outputFiles.filter((file) => !isEntry(file.path)), ...outputFiles.filter((file) => isEntry(file.path))]
   for (const { path, contents } of entriesLast) writeWhole(path, contents)
   // Chunks of earlier builds are named by their content and would pile up. A running process
@@ -87,4 +108,4 @@ const buildDist = async () => {
 }
 
 // Run as a script; test/cli/build.test.ts imports the options.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildDist()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildDist(process.argv.slice(2))

@@ -73,5 +73,7 @@ for (const module of result.output.modules.filter((m) => m.source.startsWith("sr
 for (const cycle of cycles(folders)) problems.push(`folder circle: ${cycle.join(", ")}`)
 
 for (const problem of problems) console.error(problem)
-console.log(`imports of ${result.output.modules.filter((m) => m.source.startsWith("src/")).length} modules checked: ${problems.length} problems`)
+console.log(
+  `imports of ${result.output.modules.filter((m) => m.source.startsWith("src/")).length} modules checked: ${problems.length} problems`
+)
 process.exitCode = problems.length > 0 ? 1 : 0

@@ -15,12 +15,14 @@ const renderer = await Renderer.create({ workers: 2, timeoutMs: 120_000 })
 mkdirSync(galleryDir, { recursive: true })
 const shown: Array<(typeof catalog.templates)[number]> = []
 try {
-  await Promise.all(catalog.templates.map(async (template) => {
-    const markdown = readFileSync(join(repositoryRoot, "examples", `${template.id}.md`), "utf8")
-    const result = await renderer.render({ markdown, templateId: template.id })
-    writeFileSync(join(galleryDir, `${template.id}.png`), firstPagePng(result.pdf))
-    shown.push(template)
-  }))
+  await Promise.all(
+    catalog.templates.map(async (template) => {
+      const markdown = readFileSync(join(repositoryRoot, "examples", `${template.id}.md`), "utf8")
+      const result = await renderer.render({ markdown, templateId: template.id })
+      writeFileSync(join(galleryDir, `${template.id}.png`), firstPagePng(result.pdf))
+      shown.push(template)
+    })
+  )
 } finally {
   await renderer.close()
 }
@@ -30,7 +32,13 @@ shown.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
 const cell = (t: (typeof shown)[number]) =>
   `<a href="${t.id}.png"><img src="${t.id}.png" width="180" alt="${t.title}"></a><br><code>${t.id}</code>`
 const rows: Array<string> = []
-for (let i = 0; i < shown.length; i += 4) rows.push(`| ${shown.slice(i, i + 4).map(cell).join(" | ")} |`)
+for (let i = 0; i < shown.length; i += 4)
+  rows.push(
+    `| ${shown
+      .slice(i, i + 4)
+      .map(cell)
+      .join(" | ")} |`
+  )
 writeFileSync(
   join(galleryDir, "README.md"),
   [

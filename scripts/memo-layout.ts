@@ -30,23 +30,36 @@ const STATICS = { from: 1 << 20, to: 32 << 20 }
 const binary = readFileSync(compilerBinaryPath)
 const checksum = sha256Hex(binary)
 const module = new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT))
-const compiler = await startCompiler({ module, memoLayout: { evictors: 0, accelerators: 0, counter: 0 }, fonts: verifyFonts(), fontInfos: undefined, bundle: readBundle() })
+const compiler = await startCompiler({
+  module,
+  memoLayout: { evictors: 0, accelerators: 0, counter: 0 },
+  fonts: verifyFonts(),
+  fontInfos: undefined,
+  bundle: readBundle()
+})
 
 const example = (id: string) => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
 const typeset = (templateId: string, markdown: string) =>
-  typesetDocument({
-    markdown,
-    templateId,
-    options: { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
-    locale: { code: "en", lang: "en", region: null, dir: "ltr" }
-  }, compiler.compile).pdf
+  typesetDocument(
+    {
+      markdown,
+      templateId,
+      options: { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
+      locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+    },
+    compiler.compile
+  ).pdf
 const words = () => new Uint32Array(compiler.memory.buffer)
 const snapshot = () => words().slice(STATICS.from / 4, STATICS.to / 4)
 const at = (snap: Uint32Array, address: number) => snap[(address - STATICS.from) / 4]!
 /** The words of a vector header at `address` in `snap`, and whether its buffer lies in memory above it. */
 const vector = (snap: Uint32Array, address: number, elementBytes: number) => {
   const [capacity, pointer, length] = [at(snap, address), at(snap, address + 4), at(snap, address + 8)]
-  return { length, fits: length <= capacity && pointer > address && pointer % 4 === 0 && pointer + elementBytes * capacity <= compiler.memory.buffer.byteLength }
+  return {
+    length,
+    fits:
+      length <= capacity && pointer > address && pointer % 4 === 0 && pointer + elementBytes * capacity <= compiler.memory.buffer.byteLength
+  }
 }
 
 const initial = snapshot()
@@ -71,7 +84,14 @@ for (let address = STATICS.from; address < STATICS.to - 20; address += 4) {
     if (Array.from(words().subarray(pointer, pointer + functions.length)).every(isEvictor)) evictors.push(address)
   }
   const maps = vector(second, address + 8, 20)
-  if (at(second, address) === 0 && at(second, address + 4) === 0 && maps.fits && maps.length >= 100 && maps.length > at(first, address + 16)) accelerators.push(address)
+  if (
+    at(second, address) === 0 &&
+    at(second, address + 4) === 0 &&
+    maps.fits &&
+    maps.length >= 100 &&
+    maps.length > at(first, address + 16)
+  )
+    accelerators.push(address)
 }
 // ID stays at or just above the accelerators' length (the highest ID used, plus one) as both grow,
 // so candidates are words that grew with it and stay within a few thousand above it.
@@ -82,7 +102,8 @@ const counters = (acceleratorsAt: number): Array<number> => {
   for (let address = STATICS.from; address < STATICS.to; address += 4) {
     if (address >= acceleratorsAt && address < acceleratorsAt + 20) continue
     const [before, after] = [at(first, address) - length(first), at(second, address) - length(second)]
-    if (at(second, address) > at(first, address) && before >= 0 && after >= 0 && before + after < NEAR) found.push({ address, margin: before + after })
+    if (at(second, address) > at(first, address) && before >= 0 && after >= 0 && before + after < NEAR)
+      found.push({ address, margin: before + after })
   }
   return found.sort((a, b) => a.margin - b.margin).map((c) => c.address)
 }
@@ -95,11 +116,20 @@ const accepted = (layout: MemoLayout): boolean => {
     return false
   }
 }
-const layouts = accelerators.flatMap((a) => {
-  const nearest = counters(a)
-  return evictors.map((e) => ({ evictors: e, accelerators: a, counter: nearest.find((c) => accepted({ evictors: e, accelerators: a, counter: c })) }))
-}).filter((layout): layout is MemoLayout => layout.counter !== undefined)
-if (layouts.length !== 1) throw new Error(`expected one layout that check() accepts, found ${layouts.length}: ${JSON.stringify({ evictors, accelerators, layouts })}`)
+const layouts = accelerators
+  .flatMap((a) => {
+    const nearest = counters(a)
+    return evictors.map((e) => ({
+      evictors: e,
+      accelerators: a,
+      counter: nearest.find((c) => accepted({ evictors: e, accelerators: a, counter: c }))
+    }))
+  })
+  .filter((layout): layout is MemoLayout => layout.counter !== undefined)
+if (layouts.length !== 1)
+  throw new Error(
+    `expected one layout that check() accepts, found ${layouts.length}: ${JSON.stringify({ evictors, accelerators, layouts })}`
+  )
 const layout = layouts[0]!
 const acceleratorLength = () => words()[layout.accelerators / 4 + 4]!
 
@@ -120,6 +150,8 @@ typeset("coverletter", variant(letter, 61))
 memo.evict(0)
 const same = Buffer.from(typeset("coverletter", variant(letter, 0))).equals(Buffer.from(before))
 const bounded = acceleratorLength() === accelerated
-console.log(JSON.stringify({ checksum, layout, memoryGrowthOver40Letters: grew, acceleratorsBounded: bounded, sameBytesAfterEviction: same }, null, 2))
+console.log(
+  JSON.stringify({ checksum, layout, memoryGrowthOver40Letters: grew, acceleratorsBounded: bounded, sameBytesAfterEviction: same }, null, 2)
+)
 // Without eviction the 40 letters grow the memory by about 4.5 MiB; with it, by nothing.
 if (grew > 1 << 20 || !same || !bounded) process.exit(1)

@@ -16,7 +16,14 @@ export { LOCALES, type Locale } from "./render/locales.ts"
 export type { Provenance, Channel } from "./render/provenance.ts"
 export type { RenderWarning } from "./render/warnings.ts"
 export { FontSetError } from "./render/fonts/manifest.ts"
-export { InvalidRenderRequest, Renderer, type RendererConfig, RenderingFailed, type RenderRequest, type RenderResult } from "./render/renderer.ts"
+export {
+  InvalidRenderRequest,
+  Renderer,
+  type RendererConfig,
+  RenderingFailed,
+  type RenderRequest,
+  type RenderResult
+} from "./render/renderer.ts"
 export { RendererUnavailable, RenderService } from "./render/service.ts"
 export type { WorkerReplacement, WorkerReplacements } from "./render/engine/engine.ts"
 

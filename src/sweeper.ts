@@ -16,13 +16,13 @@ const sweepIntervalConfig = Config.integer("PRESSROOM_SWEEP_INTERVAL_MS").pipe(
 )
 
 export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const interval = yield* sweepIntervalConfig
     const artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
     const idempotency = yield* Idempotency
 
-    const sweep = Effect.gen(function*() {
+    const sweep = Effect.gen(function* () {
       const expired = yield* artifacts.expireDue
       yield* Effect.forEach(expired, (key) => Effect.ignore(storage.remove(key)), { discard: true })
       yield* idempotency.purgeExpired

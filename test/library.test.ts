@@ -21,7 +21,7 @@ t.test("render() works without any setup and shares its pool", async (t) => {
 })
 
 t.test("the Effect layer renders and reports typed errors", async (t) => {
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const renderer = yield* RenderService
     const ok = yield* renderer.render({ markdown: "# From Effect", templateId: "creative", options: { creativeAccent: "emerald" } })
     const refused = yield* Effect.exit(renderer.render({ markdown: "x", templateId: "resume-nonexistent" }))

@@ -36,11 +36,14 @@ await forEachDatabase(t, async (t, database) => {
   await new Promise((resolve) => setTimeout(resolve, 500))
   await server.stop()
 
-  const rows = await runWith(database, Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const artifacts = yield* sql<{ status: string }>`select status from artifacts`
-    const records = yield* sql<{ n: number }>`select count(*)::int as n from idempotency_records`
-    return { artifacts: artifacts.map((row) => row.status), records: records[0]!.n }
-  }))
+  const rows = await runWith(
+    database,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const artifacts = yield* sql<{ status: string }>`select status from artifacts`
+      const records = yield* sql<{ n: number }>`select count(*)::int as n from idempotency_records`
+      return { artifacts: artifacts.map((row) => row.status), records: records[0]!.n }
+    })
+  )
   t.same(rows, { artifacts: ["expired"], records: 0 }, "the artifact row is expired and the idempotency record is gone")
 })

@@ -33,7 +33,7 @@ export interface NewAccount {
 }
 
 export class Accounts extends Effect.Service<Accounts>()("pressroom/Accounts", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     const create = (account: NewAccount): Effect.Effect<Account> =>

@@ -8,13 +8,25 @@ import { Ledger } from "../entitlements/ledger.ts"
 import { Plan } from "../entitlements/plan.ts"
 import { InvalidRequest, type NotFound } from "../shared/errors.ts"
 import { Accounts } from "./account.ts"
-import type { AccountCreated, AccountDetail, CreateAccountRequest, CreateKeyRequest, CreditPacksAdded, KeyCreated, KeyRevoked } from "./api.ts"
+import type {
+  AccountCreated,
+  AccountDetail,
+  CreateAccountRequest,
+  CreateKeyRequest,
+  CreditPacksAdded,
+  KeyCreated,
+  KeyRevoked
+} from "./api.ts"
 import { ApiKeys } from "./api-keys.ts"
 import { keyEnvironmentConfig } from "./config.ts"
 import { ALL_SCOPES, ApiScope, KeyEnvironment } from "./principal.ts"
 
 /** `value` when it is one of `schema`'s names, else 422 naming the accepted ones. */
-const named = <L extends readonly [string, ...Array<string>]>(schema: Schema.Literal<L>, what: string, value: string): Effect.Effect<L[number], InvalidRequest> =>
+const named = <L extends readonly [string, ...Array<string>]>(
+  schema: Schema.Literal<L>,
+  what: string,
+  value: string
+): Effect.Effect<L[number], InvalidRequest> =>
   Schema.is(schema)(value)
     ? Effect.succeed(value)
     : Effect.fail(InvalidRequest.unprocessable(`unknown ${what} '${value}'; one of ${schema.literals.join(", ")}`, what))
@@ -22,13 +34,16 @@ const named = <L extends readonly [string, ...Array<string>]>(schema: Schema.Lit
 /** The scopes asked for, each once, in the canonical order; every scope when none are named. */
 const scopesOf = (requested: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<ApiScope>, InvalidRequest> => {
   if (requested === undefined) return Effect.succeed(ALL_SCOPES)
-  if (requested.length === 0) return Effect.fail(InvalidRequest.unprocessable("a key needs at least one scope; omit scopes for all of them", "scopes"))
-  return Effect.map(Effect.forEach(requested, (scope) => named(ApiScope, "scope", scope)), (scopes) =>
-    ALL_SCOPES.filter((scope) => scopes.includes(scope)))
+  if (requested.length === 0)
+    return Effect.fail(InvalidRequest.unprocessable("a key needs at least one scope; omit scopes for all of them", "scopes"))
+  return Effect.map(
+    Effect.forEach(requested, (scope) => named(ApiScope, "scope", scope)),
+    (scopes) => ALL_SCOPES.filter((scope) => scopes.includes(scope))
+  )
 }
 
 export class AccountAdministration extends Effect.Service<AccountAdministration>()("pressroom/AccountAdministration", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const accounts = yield* Accounts
     const keys = yield* ApiKeys
     const ledger = yield* Ledger
@@ -36,22 +51,23 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
     const defaultEnvironment = yield* keyEnvironmentConfig
 
     const createAccount = (request: CreateAccountRequest): Effect.Effect<typeof AccountCreated.Type, InvalidRequest> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const plan = yield* named(Plan, "plan", request.plan)
         return { account: yield* accounts.create({ name: request.name, plan, monthlyUnits: request.monthlyUnits ?? null }) }
       })
 
     const describeAccount = (accountId: string): Effect.Effect<typeof AccountDetail.Type, NotFound> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const account = yield* accounts.find(accountId)
         return { account, usage: yield* ledger.usage(account.id) }
       })
 
     const createKey = (accountId: string, request: CreateKeyRequest): Effect.Effect<typeof KeyCreated.Type, InvalidRequest | NotFound> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const account = yield* accounts.find(accountId)
         const scopes = yield* scopesOf(request.scopes)
-        const environment = request.environment === undefined ? defaultEnvironment : yield* named(KeyEnvironment, "environment", request.environment)
+        const environment =
+          request.environment === undefined ? defaultEnvironment : yield* named(KeyEnvironment, "environment", request.environment)
         const expiresAt = request.expiresAt ? new Date(request.expiresAt) : null
         if (expiresAt !== null && expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
           return yield* Effect.fail(InvalidRequest.unprocessable("expiresAt must be in the future", "expiresAt"))
@@ -59,8 +75,7 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
         return yield* keys.create({ accountId: account.id, scopes, environment, expiresAt })
       })
 
-    const revokeKey = (keyId: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> =>
-      Effect.map(keys.revoke(keyId), (key) => ({ key }))
+    const revokeKey = (keyId: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> => Effect.map(keys.revoke(keyId), (key) => ({ key }))
 
     const addCreditPacks = (accountId: string, packs: number): Effect.Effect<typeof CreditPacksAdded.Type, InvalidRequest | NotFound> =>
       Effect.map(ledger.addCreditPacks(accountId, packs), (usage) => ({ usage }))

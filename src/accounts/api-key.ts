@@ -16,8 +16,7 @@ const PREFIX_LENGTH = 12
 export const generateApiKey = (environment: KeyEnvironment): string => `pk_${environment}_${randomBytes(16).toString("hex")}`
 
 /** The environment a well-formed key belongs to; undefined for anything that is not a key. */
-export const environmentOf = (candidate: string): KeyEnvironment | undefined =>
-  (API_KEY.exec(candidate)?.[1] as KeyEnvironment | undefined)
+export const environmentOf = (candidate: string): KeyEnvironment | undefined => API_KEY.exec(candidate)?.[1] as KeyEnvironment | undefined
 
 /** What is stored in place of the key. */
 export const hashApiKey = (key: string): string => sha256Hex(key)

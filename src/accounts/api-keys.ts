@@ -48,7 +48,7 @@ const toApiKey = (row: ApiKeyRow) =>
   })
 
 export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     /** A new key; `secret` is the only copy of the key there will ever be. */
@@ -80,9 +80,16 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
      * string, so a stored key cannot change environment.
      */
     const authenticate = (presented: string, environment: KeyEnvironment): Effect.Effect<Option.Option<Principal>> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (environmentOf(presented) !== environment) return Option.none()
-        const rows = yield* sql<{ id: string; account_id: string; plan: Plan; scopes: ReadonlyArray<ApiScope>; expires_at: Date | null; revoked_at: Date | null }>`
+        const rows = yield* sql<{
+          id: string
+          account_id: string
+          plan: Plan
+          scopes: ReadonlyArray<ApiScope>
+          expires_at: Date | null
+          revoked_at: Date | null
+        }>`
           select k.id, k.account_id, a.plan, k.scopes, k.expires_at, k.revoked_at
           from api_keys k join accounts a on a.id = k.account_id
           where k.secret_sha256 = ${hashApiKey(presented)}`.pipe(Effect.orDie)

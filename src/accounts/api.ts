@@ -71,46 +71,57 @@ const KeyPath = Schema.Struct({ keyId: Schema.UUID })
 const BODY = [400, 413, 415, 422] as const
 
 export class AdminApi extends HttpApiGroup.make("admin")
-  .add(withErrors(
-    HttpApiEndpoint.post("createAccount", "/admin/v1/accounts").setPayload(CreateAccountRequest).addSuccess(AccountCreated, { status: 201 }),
-    "v1",
-    [NotFound],
-    BODY
-  ))
-  .add(withErrors(
-    HttpApiEndpoint.get("getAccount", "/admin/v1/accounts/:accountId").setPath(AccountPath).addSuccess(AccountDetail),
-    "v1",
-    [NotFound],
-    [400]
-  ))
-  .add(withErrors(
-    HttpApiEndpoint.post("createKey", "/admin/v1/accounts/:accountId/keys")
-      .setPath(AccountPath)
-      .setPayload(CreateKeyRequest)
-      .addSuccess(KeyCreated, { status: 201 }),
-    "v1",
-    [NotFound],
-    BODY
-  ))
-  .add(withErrors(
-    HttpApiEndpoint.post("revokeKey", "/admin/v1/keys/:keyId/revoke").setPath(KeyPath).addSuccess(KeyRevoked),
-    "v1",
-    [NotFound],
-    [400]
-  ))
-  .add(withErrors(
-    HttpApiEndpoint.post("addCreditPacks", "/admin/v1/accounts/:accountId/credit-packs")
-      .setPath(AccountPath)
-      .setPayload(AddCreditPacksRequest)
-      .addSuccess(CreditPacksAdded, { status: 201 }),
-    "v1",
-    [NotFound],
-    BODY
-  ))
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("createAccount", "/admin/v1/accounts")
+        .setPayload(CreateAccountRequest)
+        .addSuccess(AccountCreated, { status: 201 }),
+      "v1",
+      [NotFound],
+      BODY
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.get("getAccount", "/admin/v1/accounts/:accountId").setPath(AccountPath).addSuccess(AccountDetail),
+      "v1",
+      [NotFound],
+      [400]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("createKey", "/admin/v1/accounts/:accountId/keys")
+        .setPath(AccountPath)
+        .setPayload(CreateKeyRequest)
+        .addSuccess(KeyCreated, { status: 201 }),
+      "v1",
+      [NotFound],
+      BODY
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("revokeKey", "/admin/v1/keys/:keyId/revoke").setPath(KeyPath).addSuccess(KeyRevoked),
+      "v1",
+      [NotFound],
+      [400]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("addCreditPacks", "/admin/v1/accounts/:accountId/credit-packs")
+        .setPath(AccountPath)
+        .setPayload(AddCreditPacksRequest)
+        .addSuccess(CreditPacksAdded, { status: 201 }),
+      "v1",
+      [NotFound],
+      BODY
+    )
+  )
   .middleware(AdminAuthentication)
   .annotate(OpenApi.Title, "Admin")
   .annotate(
     OpenApi.Description,
     "Operators' API: accounts, API keys and credit packs. Enabled by PRESSROOM_ADMIN_TOKEN (Authorization: Bearer <admin token>); without it every route answers 404."
-  )
-{}
+  ) {}

@@ -24,20 +24,24 @@ const sameSecret = (presented: string, expected: string): boolean => {
 /** The bearer credential; empty unless the header's scheme is `Bearer` (the platform cuts the first seven characters whatever they say). */
 const bearerToken = (credential: Redacted.Redacted<string>) =>
   Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-    /^bearer /i.test(request.headers.authorization ?? "") ? Redacted.value(credential) : "")
+    /^bearer /i.test(request.headers.authorization ?? "") ? Redacted.value(credential) : ""
+  )
 
 export const AuthenticationLive = Layer.unwrapEffect(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const keys = yield* ApiKeys
     const environment = yield* keyEnvironmentConfig
     const adminToken = Option.map(yield* adminTokenConfig, Redacted.value)
     const isAdminToken = (token: string) => Option.exists(adminToken, (expected) => sameSecret(token, expected))
 
     const apiKey = (credential: Redacted.Redacted<string>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const token = yield* bearerToken(credential)
         const principal = isAdminToken(token) ? Option.none() : yield* keys.authenticate(token, environment)
-        return yield* Option.match(principal, { onNone: () => Effect.fail(new Unauthorized({ message: "a valid API key is required" })), onSome: Effect.succeed })
+        return yield* Option.match(principal, {
+          onNone: () => Effect.fail(new Unauthorized({ message: "a valid API key is required" })),
+          onSome: Effect.succeed
+        })
       })
 
     const admin = (credential: Redacted.Redacted<string>) =>
@@ -45,7 +49,8 @@ export const AuthenticationLive = Layer.unwrapEffect(
         onNone: () => Effect.fail(new NotFound({ resource: "route" })),
         onSome: (expected) =>
           Effect.flatMap(bearerToken(credential), (token) =>
-            sameSecret(token, expected) ? Effect.void : Effect.fail(new Unauthorized({ message: "a valid admin token is required" })))
+            sameSecret(token, expected) ? Effect.void : Effect.fail(new Unauthorized({ message: "a valid admin token is required" }))
+          )
       })
 
     return Layer.mergeAll(

@@ -11,5 +11,6 @@ export const AdminHandlers = HttpApiBuilder.group(PressroomApi, "admin", (handle
       .handle("getAccount", ({ path }) => admin.describeAccount(path.accountId))
       .handle("createKey", ({ path, payload }) => admin.createKey(path.accountId, payload))
       .handle("revokeKey", ({ path }) => admin.revokeKey(path.keyId))
-      .handle("addCreditPacks", ({ path, payload }) => admin.addCreditPacks(path.accountId, payload.packs)))
+      .handle("addCreditPacks", ({ path, payload }) => admin.addCreditPacks(path.accountId, payload.packs))
+  )
 ).pipe(Layer.provide(AccountAdministration.Default))

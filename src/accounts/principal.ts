@@ -3,9 +3,7 @@ import { Context, Effect, Schema } from "effect"
 import type { Plan } from "../entitlements/plan.ts"
 import { Forbidden } from "../shared/errors.ts"
 
-export const ApiScope = Schema.Literal(
-  "documents.render", "documents.preview", "documents.read", "webhooks.manage", "templates.manage"
-)
+export const ApiScope = Schema.Literal("documents.render", "documents.preview", "documents.read", "webhooks.manage", "templates.manage")
 export type ApiScope = typeof ApiScope.Type
 export const ALL_SCOPES: ReadonlyArray<ApiScope> = ApiScope.literals
 
@@ -24,4 +22,5 @@ export class CurrentPrincipal extends Context.Tag("pressroom/CurrentPrincipal")<
 /** Fails with 403 `forbidden` unless the key has one of `scopes`. */
 export const requireScope = (...scopes: ReadonlyArray<ApiScope>): Effect.Effect<Principal, Forbidden, CurrentPrincipal> =>
   Effect.flatMap(CurrentPrincipal, (principal) =>
-    scopes.some((scope) => principal.scopes.has(scope)) ? Effect.succeed(principal) : Effect.fail(new Forbidden({ scopes })))
+    scopes.some((scope) => principal.scopes.has(scope)) ? Effect.succeed(principal) : Effect.fail(new Forbidden({ scopes }))
+  )

@@ -6,13 +6,13 @@
  */
 import type { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { type ApiScope, CurrentPrincipal, type Principal, requireScope } from "../accounts/principal.ts"
+import { type ApiScope, type CurrentPrincipal, type Principal, requireScope } from "../accounts/principal.ts"
 import { type RateClass, RateLimiter } from "../entitlements/rate-limiter.ts"
 import { Idempotency, type IdempotentRequest } from "../idempotency/idempotency.ts"
 import type { Forbidden, PressroomError, RateLimited } from "../shared/errors.ts"
 
 export class Admission extends Effect.Service<Admission>()("pressroom/Admission", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const rateLimiter = yield* RateLimiter
     const idempotency = yield* Idempotency
 
@@ -27,8 +27,7 @@ export class Admission extends Effect.Service<Admission>()("pressroom/Admission"
       request: IdempotentRequest,
       execute: (principal: Principal, requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
-      Effect.flatMap(admit(scope, rateClass), (principal) =>
-        idempotency.run(request, (requestSha256) => execute(principal, requestSha256)))
+      Effect.flatMap(admit(scope, rateClass), (principal) => idempotency.run(request, (requestSha256) => execute(principal, requestSha256)))
 
     return { admit, mutate } as const
   })

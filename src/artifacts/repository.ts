@@ -41,7 +41,7 @@ export const retentionConfig = Config.all({
 export const storageKeyOf = (artifactId: string) => `${artifactId}.pdf`
 
 export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pressroom/ArtifactRepository", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const retention = yield* retentionConfig
     return {
@@ -53,13 +53,19 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
           values (${artifact.id}, ${artifact.accountId}, ${artifact.jobId}, ${artifact.revisionId}, 'available',
                   ${artifact.filename}, ${artifact.bytes}, ${artifact.pageCount}, ${artifact.sha256},
                   ${artifact.storageKey}, now(), now(), now() + ${ttl} * interval '1 second')
-          returning expires_at`.pipe(Effect.map((rows) => (rows[0] as { expires_at: Date }).expires_at), Effect.orDie)
+          returning expires_at`.pipe(
+          Effect.map((rows) => (rows[0] as { expires_at: Date }).expires_at),
+          Effect.orDie
+        )
       },
       /** Marks every available artifact past its `expiresAt` as expired; returns their storage keys, whose bytes must go. */
       expireDue: sql<{ storage_key: string }>`
         update artifacts set status = 'expired'
         where id in (select id from artifacts where status = 'available' and expires_at <= now() limit 500 for update skip locked)
-        returning storage_key`.pipe(Effect.map((rows) => rows.map((row) => row.storage_key)), Effect.orDie),
+        returning storage_key`.pipe(
+        Effect.map((rows) => rows.map((row) => row.storage_key)),
+        Effect.orDie
+      ),
 
       find: (artifactId: string) =>
         sql<ArtifactRow>`select * from artifacts where id = ${artifactId}`.pipe(

@@ -10,10 +10,13 @@ export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()
   message: Schema.String
 }) {}
 
-export class ArtifactStore extends Context.Tag("pressroom/ArtifactStore")<ArtifactStore, {
-  /** Stores `bytes` under `key` atomically: a reader sees all of them or none. */
-  readonly put: (key: string, bytes: Uint8Array) => Effect.Effect<void, StorageUnavailable>
-  readonly get: (key: string) => Effect.Effect<Uint8Array, StorageUnavailable>
-  /** Removes `key`; removing a missing key succeeds. */
-  readonly remove: (key: string) => Effect.Effect<void, StorageUnavailable>
-}>() {}
+export class ArtifactStore extends Context.Tag("pressroom/ArtifactStore")<
+  ArtifactStore,
+  {
+    /** Stores `bytes` under `key` atomically: a reader sees all of them or none. */
+    readonly put: (key: string, bytes: Uint8Array) => Effect.Effect<void, StorageUnavailable>
+    readonly get: (key: string) => Effect.Effect<Uint8Array, StorageUnavailable>
+    /** Removes `key`; removing a missing key succeeds. */
+    readonly remove: (key: string) => Effect.Effect<void, StorageUnavailable>
+  }
+>() {}

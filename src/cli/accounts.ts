@@ -30,7 +30,8 @@ import { isPressroomError, type PressroomError, publishingError } from "../share
 import { accountsUsage, creditsUsage, keysUsage, UsageError } from "./usage.ts"
 
 /** A flag's digits as a number; anything else stays a string, for the schema to refuse by name. */
-const integerFlag = (text: string | undefined): number | string | undefined => (text !== undefined && /^-?\d+$/.test(text) ? Number(text) : text)
+const integerFlag = (text: string | undefined): number | string | undefined =>
+  text !== undefined && /^-?\d+$/.test(text) ? Number(text) : text
 
 /**
  * `input` decoded by the API's request `schema`; a refusal names the flag (`flags` maps each field
@@ -68,7 +69,7 @@ const perform = async <A, I>(
   )
   const exit = await Effect.runPromiseExit(program)
   if (Exit.isSuccess(exit)) {
-    process.stdout.write(JSON.stringify(exit.value, null, 2) + "\n")
+    process.stdout.write(`${JSON.stringify(exit.value, null, 2)}\n`)
     return
   }
   const failure = Cause.failureOption(exit.cause)

@@ -8,7 +8,7 @@ type Run = (argv: ReadonlyArray<string>) => Promise<void>
 
 /**
  * Each command's module is loaded when it runs, not before: an account command then loads neither
- * the HTTP server nor the renderer, 0.9 s of its start (README, "Memory"); the build
+ * the HTTP server nor the renderer, 0.9 s of its start (ARCHITECTURE.md, "Memory"); the build
  * (scripts/build.ts) gives each a chunk of its own. Import commands here only, at start: a build
  * removes the chunks of the one before, which a process started earlier would no longer find.
  */
@@ -21,12 +21,17 @@ const commands: Readonly<Record<string, { readonly usage: string; readonly load:
   credits: { usage: creditsUsage, load: async () => (await import("./accounts.ts")).runCredits }
 }
 
-const usage = ["usage: pressroom <command> [arguments]", "", "commands:", ...Object.values(commands).map(({ usage }) => `  ${usage.replace("usage: pressroom ", "")}`)].join("\n")
+const usage = [
+  "usage: pressroom <command> [arguments]",
+  "",
+  "commands:",
+  ...Object.values(commands).map(({ usage }) => `  ${usage.replace("usage: pressroom ", "")}`)
+].join("\n")
 
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [name, ...rest] = argv
   if (!name || name === "--help" || name === "-h") {
-    process.stdout.write(usage + "\n")
+    process.stdout.write(`${usage}\n`)
     return name ? 0 : 2
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined

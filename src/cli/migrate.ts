@@ -10,5 +10,5 @@ import { migrateUsage, UsageError } from "./usage.ts"
 export const runMigrate = async (argv: ReadonlyArray<string>): Promise<void> => {
   if (argv.length > 0) throw new UsageError(migrateUsage)
   const applied = await Effect.runPromise(Effect.scoped(Effect.provide(migrate, DatabaseLive)))
-  process.stdout.write(JSON.stringify({ applied: applied.map(([id, name]) => ({ id, name })) }) + "\n")
+  process.stdout.write(`${JSON.stringify({ applied: applied.map(([id, name]) => ({ id, name })) })}\n`)
 }

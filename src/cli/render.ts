@@ -60,7 +60,7 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
     writeAtomically(values.output, result.pdf)
     if (values.provenance) {
       const record = { sha256: result.sha256, pageCount: result.pageCount, warnings: result.warnings, provenance: result.provenance }
-      writeAtomically(values.provenance, JSON.stringify(record, null, 2) + "\n")
+      writeAtomically(values.provenance, `${JSON.stringify(record, null, 2)}\n`)
     }
     for (const warning of result.warnings) {
       process.stderr.write(`warning: ${warning.code}${warning.line ? ` (line ${warning.line})` : ""}: ${warning.message}\n`)

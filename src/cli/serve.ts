@@ -5,7 +5,7 @@ import { ServerLive } from "../http/server.ts"
 
 /**
  * Whether V8 collects garbage on each thread's own: without it, background collections take
- * about a core from the render workers (README, "Documents are typeset in worker threads"). It
+ * about a core from the render workers (ARCHITECTURE.md, "Collection on the workers' own threads"). It
  * can only be given at start; Deno's `--v8-flags` do not show in `execArgv`, its tasks pass it.
  */
 const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes("--single-threaded-gc")
@@ -14,16 +14,20 @@ const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes
  * Whether glibc's malloc returns large freed blocks to the system at once. By default it raises
  * its threshold for that after the first large free (a font file read, a PDF passed between
  * threads) and then keeps such blocks in per-thread arenas for good: about 100 to 150 MiB more
- * RSS with two render workers (README, "Memory"). It is read when the process starts.
+ * RSS with two render workers (ARCHITECTURE.md, "Memory"). It is read when the process starts.
  */
-const mallocReturnsMemory = () => process.platform !== "linux" || process.env["MALLOC_MMAP_THRESHOLD_"] !== undefined
+const mallocReturnsMemory = () => process.platform !== "linux" || process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
 
 export const runServe = async (): Promise<void> => {
   if (!singleThreadedGc()) {
-    console.error("pressroom: Node was started without --single-threaded-gc; with several render workers, large documents render up to a quarter slower (npm start passes it)")
+    console.error(
+      "pressroom: Node was started without --single-threaded-gc; with several render workers, large documents render up to a quarter slower (npm start passes it)"
+    )
   }
   if (!mallocReturnsMemory()) {
-    console.error("pressroom: MALLOC_MMAP_THRESHOLD_ is not set; the process keeps 100 to 150 MiB more memory than it needs (npm start sets it to 131072)")
+    console.error(
+      "pressroom: MALLOC_MMAP_THRESHOLD_ is not set; the process keeps 100 to 150 MiB more memory than it needs (npm start sets it to 131072)"
+    )
   }
   // Nothing exports spans: with the tracer on, every SQL statement and request would still build
   // spans, about a third of a statement's cost on the embedded database.

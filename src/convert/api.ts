@@ -28,19 +28,20 @@ export const ConvertRequest = Schema.Struct({
 export type ConvertRequest = typeof ConvertRequest.Type
 
 export class V1Api extends HttpApiGroup.make("v1")
-  .add(withErrors(
-    HttpApiEndpoint.post("convert", "/api/v1/convert")
-      .setPayload(ConvertRequest)
-      .addSuccess(
-        HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
-          description: "The PDF, with Content-Disposition: attachment; filename=\"…\""
-        })
-      ),
-    "v1",
-    [Forbidden, NotFound, QuotaExhausted, RateLimited, ServiceUnavailable],
-    [400, 413, 415, 422]
-  ))
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("convert", "/api/v1/convert")
+        .setPayload(ConvertRequest)
+        .addSuccess(
+          HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
+            description: 'The PDF, with Content-Disposition: attachment; filename="…"'
+          })
+        ),
+      "v1",
+      [Forbidden, NotFound, QuotaExhausted, RateLimited, ServiceUnavailable],
+      [400, 413, 415, 422]
+    )
+  )
   .middleware(AuthenticationV1)
   .annotate(OpenApi.Title, "v1")
-  .annotate(OpenApi.Description, "Legacy single-call conversion: Markdown in, PDF out.")
-{}
+  .annotate(OpenApi.Description, "Legacy single-call conversion: Markdown in, PDF out.") {}

@@ -3,8 +3,7 @@
  * A name outside printable ASCII also gets the RFC 6266 `filename*` with its UTF-8 spelling, and
  * an ASCII fallback in which every other character is `?`.
  */
-const rfc5987 = (value: string) =>
-  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 
 export const attachment = (filename: string): string => {
   const fallback = filename.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&")

@@ -26,7 +26,7 @@ const DEFAULT_FILENAME = "document.pdf"
 const WAIT_SLACK_MS = 30_000
 
 export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const admission = yield* Admission
     const jobs = yield* Jobs
     const customTemplates = yield* CustomTemplates
@@ -35,10 +35,11 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
     const longestJob = Duration.millis(worstCaseMs(renderTimeoutMs, WAIT_SLACK_MS))
 
     const specOf = (accountId: string, request: ConvertRequest) =>
-      Effect.gen(function*() {
-        const custom = request.customTemplateId === undefined
-          ? Option.none()
-          : Option.some(Option.getOrElse(yield* customTemplates.findForOwner(accountId, request.customTemplateId), () => undefined))
+      Effect.gen(function* () {
+        const custom =
+          request.customTemplateId === undefined
+            ? Option.none()
+            : Option.some(Option.getOrElse(yield* customTemplates.findForOwner(accountId, request.customTemplateId), () => undefined))
         if (Option.isSome(custom) && custom.value === undefined) return yield* Effect.fail(new NotFound({ resource: "custom template" }))
         const base = Option.getOrUndefined(custom)
         if (base && request.templateId !== undefined && request.templateId !== base.baseTemplateId) {
@@ -64,18 +65,24 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
       })
 
     return handlers.handle("convert", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* admission.admit("documents.render", "convert")
         const spec = yield* specOf(principal.accountId, payload)
         const requestSha256 = jcsSha256({ operation: "v1.convert", pathParams: {}, body: payload })
         const cancel = (jobId: string) => jobs.cancel(principal, jobId).pipe(Effect.ignore)
-        const job = yield* jobs.admitAndAwait({ principal, purpose: "final", channel: "rest_v1", spec, requestSha256 }, longestJob, (admitted) => cancel(admitted.id))
+        const job = yield* jobs.admitAndAwait(
+          { principal, purpose: "final", channel: "rest_v1", spec, requestSha256 },
+          longestJob,
+          (admitted) => cancel(admitted.id)
+        )
         switch (job.status) {
           case "succeeded": {
             // The artifact's bytes are stored under a key made from its id alone.
-            const pdf = yield* storage.get(storageKeyOf(job.artifactId!)).pipe(
-              Effect.mapError(() => new ServiceUnavailable({ message: "the PDF is temporarily unreadable; retry", retryAfterSeconds: 5 }))
-            )
+            const pdf = yield* storage
+              .get(storageKeyOf(job.artifactId!))
+              .pipe(
+                Effect.mapError(() => new ServiceUnavailable({ message: "the PDF is temporarily unreadable; retry", retryAfterSeconds: 5 }))
+              )
             return HttpServerResponse.uint8Array(pdf, {
               contentType: "application/pdf",
               headers: { "content-disposition": attachment(job.renderSpec.filename) }
@@ -87,7 +94,11 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
             return yield* Effect.fail(new InternalError())
           default:
             yield* cancel(job.id)
-            return yield* Effect.fail(new ServiceUnavailable({ message: "the conversion did not finish in time; retry", retryAfterSeconds: 5 }))
+            return yield* Effect.fail(
+              new ServiceUnavailable({ message: "the conversion did not finish in time; retry", retryAfterSeconds: 5 })
+            )
         }
-      }))
-  }))
+      })
+    )
+  })
+)

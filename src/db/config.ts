@@ -15,10 +15,11 @@ export const databaseConfig: Config.Config<DatabaseConfig> = Config.all({
   url: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: dataDirConfig
 }).pipe(
-  Config.map(({ url, dataDir }): DatabaseConfig =>
-    Option.match(url, {
-      onSome: (url) => ({ _tag: "postgres", url }),
-      onNone: () => ({ _tag: "embedded", dataDir: join(dataDir, "db") })
-    })
+  Config.map(
+    ({ url, dataDir }): DatabaseConfig =>
+      Option.match(url, {
+        onSome: (url) => ({ _tag: "postgres", url }),
+        onNone: () => ({ _tag: "embedded", dataDir: join(dataDir, "db") })
+      })
   )
 )

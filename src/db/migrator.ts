@@ -37,7 +37,7 @@ export const latestMigrationId = Effect.map(loader, (all) => all.at(-1)?.[0] ?? 
 
 /** Whether the database has every migration up to `latest` (for `/readyz`). */
 export const migrationsApplied = (latest: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ latest: number | null }>`select max(migration_id)::int as latest from pressroom_migrations`
     return (rows[0]?.latest ?? 0) >= latest

@@ -6,7 +6,10 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, type Stream } from "effect"
 
-export class Notifications extends Context.Tag("pressroom/Notifications")<Notifications, {
-  /** Payloads sent on `channel` from now on, by this process or any other on the same database. */
-  readonly listen: (channel: string) => Stream.Stream<string, SqlError>
-}>() {}
+export class Notifications extends Context.Tag("pressroom/Notifications")<
+  Notifications,
+  {
+    /** Payloads sent on `channel` from now on, by this process or any other on the same database. */
+    readonly listen: (channel: string) => Stream.Stream<string, SqlError>
+  }
+>() {}

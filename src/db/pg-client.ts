@@ -6,7 +6,7 @@ import { Notifications } from "./notifications.ts"
 
 export const layer = (url: Redacted.Redacted): Layer.Layer<SqlClient.SqlClient | Notifications, SqlError.SqlError> =>
   Layer.effectContext(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const client = yield* PgClient.PgClient
       return Context.make(SqlClient.SqlClient, client).pipe(
         Context.add(Notifications, Notifications.of({ listen: (channel) => client.listen(channel) }))

@@ -35,10 +35,7 @@ const makeConnection = (db: PGlite): Connection => {
   // a migration file of several statements runs as one.
   const query = (sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
     Effect.tryPromise({
-      try: async () =>
-        params.length > 0
-          ? run(sql, params, rowMode)
-          : (await db.exec(sql, { rowMode })).at(-1) ?? { rows: [] },
+      try: async () => (params.length > 0 ? run(sql, params, rowMode) : ((await db.exec(sql, { rowMode })).at(-1) ?? { rows: [] })),
       catch: failure("Failed to execute statement")
     })
   const execute: Connection["execute"] = (sql, params, transformRows) =>
@@ -48,14 +45,13 @@ const makeConnection = (db: PGlite): Connection => {
     executeRaw: (sql, params) => query(sql, params, "object"),
     executeValues: (sql, params) => Effect.map(query(sql, params, "array"), (result) => result.rows as Array<Array<unknown>>),
     executeUnprepared: execute,
-    executeStream: (sql, params, transformRows) =>
-      Stream.fromIterableEffect(execute(sql, params, transformRows))
+    executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
   }
 }
 
 export const layer = (options: PgliteOptions): Layer.Layer<SqlClient.SqlClient | Notifications, SqlError.SqlError> =>
   Layer.scopedContext(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* openDatabase(options)
       const connection = makeConnection(db)
       const permit = yield* Effect.makeSemaphore(1)
@@ -67,7 +63,10 @@ export const layer = (options: PgliteOptions): Layer.Layer<SqlClient.SqlClient |
         acquirer,
         transactionAcquirer: acquirer,
         compiler: PgClient.makeCompiler(),
-        spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
+        spanAttributes: [
+          ["db.system.name", "postgresql"],
+          ["db.namespace", "pglite"]
+        ]
       })
       const notifications = Notifications.of({
         // PGlite delivers NOTIFY to listeners in this process, after the notifying transaction commits.

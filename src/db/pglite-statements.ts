@@ -35,13 +35,13 @@ export const makePreparedStatements = (db: PGlite) => {
     const name = `pressroom_${counter++}`
     const stale = closing.splice(0)
     const closes = stale.map((old) => serialize.close({ type: "S", name: old }))
-    const described = await db.execProtocol(
-      Buffer.concat([...closes, serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()])
-    ).catch((error: unknown) => {
-      // Closing a statement twice is no error, so the next preparation may simply try again.
-      closing.push(...stale)
-      throw error
-    })
+    const described = await db
+      .execProtocol(Buffer.concat([...closes, serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]))
+      .catch((error: unknown) => {
+        // Closing a statement twice is no error, so the next preparation may simply try again.
+        closing.push(...stale)
+        throw error
+      })
     const statement = { name, parameterTypes: parse.parseDescribeStatementResults(described.messages) }
     prepared.set(text, statement)
     if (prepared.size > CAPACITY) {
@@ -52,16 +52,21 @@ export const makePreparedStatements = (db: PGlite) => {
     return statement
   }
 
-  const valueOf = (value: unknown, type: number | undefined) => {
+  const parameterValue = (value: unknown, type: number | undefined) => {
     if (value === null || value === undefined) return null
     const serializer = type === undefined ? undefined : db.serializers[type]
     return serializer ? serializer(value) : String(value)
   }
 
   const execute = async (statement: Prepared, params: ReadonlyArray<unknown>, rowMode: RowMode): Promise<Results> => {
-    const values = params.map((value, index) => valueOf(value, statement.parameterTypes[index]))
+    const values = params.map((value, index) => parameterValue(value, statement.parameterTypes[index]))
     const result = await db.execProtocol(
-      Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()])
+      Buffer.concat([
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: "P" }),
+        serialize.execute({}),
+        serialize.sync()
+      ])
     )
     return parse.parseResults(result.messages, db.parsers, { rowMode })[0]!
   }
@@ -72,7 +77,7 @@ export const makePreparedStatements = (db: PGlite) => {
       prepared.delete(text)
       prepared.set(text, hit)
     }
-    const statement = hit ?? await prepare(text)
+    const statement = hit ?? (await prepare(text))
     try {
       return await execute(statement, params, rowMode)
     } catch (error) {

@@ -56,10 +56,12 @@ const snapshotOf = (plan: Plan, pool: Pool, units: number, now: Date): Entitleme
 })
 
 const checkUnits = (units: number, minimum: number) =>
-  Number.isInteger(units) && units >= minimum && units <= 100 ? Effect.void : Effect.dieMessage(`a job's units must be an integer from ${minimum} to 100, got ${units}`)
+  Number.isInteger(units) && units >= minimum && units <= 100
+    ? Effect.void
+    : Effect.dieMessage(`a job's units must be an integer from ${minimum} to 100, got ${units}`)
 
 export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     // The clock is Effect's, so that tests can move to another month.
@@ -72,12 +74,11 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
      */
     const ownTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) =>
-        Option.isSome(transaction) ? effect : sql.withTransaction(effect))
+        Option.isSome(transaction) ? effect : sql.withTransaction(effect)
+      )
 
-    const readAccount = (accountId: string) =>
-      sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId}`
-    const lockAccount = (accountId: string) =>
-      sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId} for update`
+    const readAccount = (accountId: string) => sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId}`
+    const lockAccount = (accountId: string) => sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId} for update`
 
     /** The account behind a principal or a job: its absence is a bug of the caller, not a client error. */
     const existing = (rows: ReadonlyArray<AccountRow>, accountId: string) =>
@@ -85,7 +86,13 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
 
     const tallyOf = (accountId: string, periodStart: Date) =>
       Effect.map(
-        sql<{ allowance_committed: number; allowance_reserved: number; credit_added: number; credit_committed: number; credit_reserved: number }>`
+        sql<{
+          allowance_committed: number
+          allowance_reserved: number
+          credit_added: number
+          credit_committed: number
+          credit_reserved: number
+        }>`
           select
             (select coalesce(sum(units), 0)::int from credit_packs where account_id = ${accountId}) as credit_added,
             coalesce(sum(units) filter (where source <> 'credit_pack' and state = 'committed'), 0)::int as allowance_committed,
@@ -105,7 +112,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
       )
 
     const usageIn = (accountId: string, account: AccountRow) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const periodStart = periodStartOf(yield* currentTime)
         return usageOf(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(accountId, periodStart), periodStart)
       })
@@ -116,12 +123,16 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
      * writes the job.
      */
     const reserve = (input: ReserveInput): Effect.Effect<EntitlementSnapshot, QuotaExhausted> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkUnits(input.units, 1)
         const now = yield* currentTime
         const periodStart = periodStartOf(now)
         const account = yield* Effect.flatMap(lockAccount(input.accountId), (rows) => existing(rows, input.accountId))
-        const pool = poolFor(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(input.accountId, periodStart), input.units)
+        const pool = poolFor(
+          monthlyAllowance(account.plan, account.monthly_units),
+          yield* tallyOf(input.accountId, periodStart),
+          input.units
+        )
         if (pool === undefined) return yield* Effect.fail(new QuotaExhausted())
         const source = pool === "credit_pack" ? "credit_pack" : account.plan === "admin" ? "admin" : "allowance"
         yield* sql`
@@ -144,7 +155,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
 
     /** The snapshot of a job that reserves nothing (a preview, `units` 0): the plan, and the pool the account's next unit would come from. */
     const snapshot = (accountId: string, units: number): Effect.Effect<EntitlementSnapshot> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* checkUnits(units, 0)
         const now = yield* currentTime
         const account = yield* Effect.flatMap(readAccount(accountId), (rows) => existing(rows, accountId))
@@ -164,7 +175,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
      * unlimited account is refused (422): packs would add nothing to it.
      */
     const addCreditPacks = (accountId: string, packs: number): Effect.Effect<Usage, InvalidRequest | NotFound> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!Number.isInteger(packs) || packs < 1 || packs > MAX_PACKS_PER_PURCHASE) {
           return yield* Effect.fail(InvalidRequest.malformed(`packs must be an integer from 1 to ${MAX_PACKS_PER_PURCHASE}`))
         }

@@ -13,7 +13,7 @@ import { type RateClass, rateLimitConfig } from "./rate-limit-config.ts"
 export type { RateClass } from "./rate-limit-config.ts"
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLimiter", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const perMinute = yield* rateLimitConfig
 
@@ -47,7 +47,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLi
       return Effect.flatMap(takeToken(accountId, rateClass, capacity), (taken) =>
         taken.length > 0
           ? Effect.void
-          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (retryAfterSeconds) => Effect.fail(new RateLimited({ retryAfterSeconds }))))
+          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (retryAfterSeconds) =>
+              Effect.fail(new RateLimited({ retryAfterSeconds }))
+            )
+      )
     }
 
     return { take } as const

@@ -11,7 +11,15 @@ import { Cause, Effect, Option, ParseResult } from "effect"
 import { randomUUID } from "node:crypto"
 import { Metrics } from "../ops/metrics.ts"
 import { CONTRACT_VERSION, type Dialect, dialectOf } from "../shared/error-responses.ts"
-import { errorHeaders, InternalError, InvalidRequest, isPressroomError, NotFound, type PressroomError, publishingError } from "../shared/errors.ts"
+import {
+  errorHeaders,
+  InternalError,
+  InvalidRequest,
+  isPressroomError,
+  NotFound,
+  type PressroomError,
+  publishingError
+} from "../shared/errors.ts"
 import type { RouteTable } from "./route-table.ts"
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -66,7 +74,7 @@ const describeDecodeError = (error: HttpApiError.HttpApiDecodeError): string => 
 }
 
 const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest, routes: RouteTable) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure)) {
       const error = failure.value
@@ -85,22 +93,26 @@ const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerReques
   })
 
 export const errorEnvelope = (routes: RouteTable) =>
-  Effect.map(Metrics, (metrics) => (app: HttpApp.Default): HttpApp.Default =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const correlationId = randomUUID()
-      const pathname = new URL(request.url, "http://x").pathname
-      // An unknown path is a 404 whatever its body.
-      const precheck = routes.methodsFor(pathname).includes(request.method) ? checkBody(request) : Effect.void
-      const response = yield* precheck.pipe(
-        Effect.zipRight(app),
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.interrupt
-            : Effect.map(toPressroomError(cause, request, routes), (error) => errorResponse(error, correlationId, dialectOf(pathname)))
-        ),
-        Effect.annotateLogs("correlationId", correlationId)
-      )
-      metrics.recordRequest(request.method, routes.routeOf(pathname), response.status)
-      return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
-    }))
+  Effect.map(
+    Metrics,
+    (metrics) =>
+      (app: HttpApp.Default): HttpApp.Default =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const correlationId = randomUUID()
+          const pathname = new URL(request.url, "http://x").pathname
+          // An unknown path is a 404 whatever its body.
+          const precheck = routes.methodsFor(pathname).includes(request.method) ? checkBody(request) : Effect.void
+          const response = yield* precheck.pipe(
+            Effect.zipRight(app),
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause)
+                ? Effect.interrupt
+                : Effect.map(toPressroomError(cause, request, routes), (error) => errorResponse(error, correlationId, dialectOf(pathname)))
+            ),
+            Effect.annotateLogs("correlationId", correlationId)
+          )
+          metrics.recordRequest(request.method, routes.routeOf(pathname), response.status)
+          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        })
+  )

@@ -5,12 +5,16 @@
  * Idempotency-Key is taken), and no trace of the built-in decode-error body, which the error
  * envelope replaces before any client sees it.
  */
+// biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
 type Json = Record<string, any>
 
 const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema })
 
 const HEADERS = {
-  "X-Correlation-Id": header("A fresh id per response, quoted in error bodies as details.correlationId", { type: "string", format: "uuid" }),
+  "X-Correlation-Id": header("A fresh id per response, quoted in error bodies as details.correlationId", {
+    type: "string",
+    format: "uuid"
+  }),
   "Retry-After": header("Seconds to wait before retrying", { type: "string", pattern: "^[0-9]+$" }),
   Allow: header("The methods this path accepts"),
   "Content-Disposition": header('attachment; filename="…" (with filename* for names outside ASCII)'),
@@ -36,7 +40,8 @@ export const describeHeaders = (spec: Json): Json => {
       for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
         for (const content of Object.values<Json>(response.content ?? {})) content.schema = withoutDecodeError(content.schema, path)
         if (status === "400" && response.description === "The request did not match the expected schema") {
-          response.description = "The request is malformed: not JSON, wrong shape, unknown property, or an invalid header, path or query value."
+          response.description =
+            "The request is malformed: not JSON, wrong shape, unknown property, or an invalid header, path or query value."
         }
         const headers: Json = { "X-Correlation-Id": HEADERS["X-Correlation-Id"] }
         if (status === "429" || status === "503") headers["Retry-After"] = HEADERS["Retry-After"]

@@ -9,7 +9,12 @@ export interface RouteTable {
 }
 
 const toPattern = (path: string) =>
-  new RegExp(`^${path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}/?$`)
+  new RegExp(
+    `^${path
+      .split("/")
+      .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")}/?$`
+  )
 
 /** `hidden`: path prefixes that answer as unknown (the admin API when it is off). */
 export const routeTable = (
@@ -17,7 +22,10 @@ export const routeTable = (
   extra: ReadonlyArray<{ method: string; path: string }> = [],
   hidden: ReadonlyArray<string> = []
 ): RouteTable => {
-  const routes: Array<{ pattern: RegExp; method: string; path: string }> = extra.map((route) => ({ pattern: toPattern(route.path), ...route }))
+  const routes: Array<{ pattern: RegExp; method: string; path: string }> = extra.map((route) => ({
+    pattern: toPattern(route.path),
+    ...route
+  }))
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {

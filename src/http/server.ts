@@ -22,16 +22,15 @@ const DOCS_PATH = "/docs"
 
 /** With the admin API off, its paths are unknown routes in every respect (404, never 405 or 415). */
 const routes = Effect.map(adminTokenConfig, (token) =>
-  routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }], Option.isNone(token) ? ["/admin/"] : []))
+  routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }], Option.isNone(token) ? ["/admin/"] : [])
+)
 
 const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
   Layer.provide([OpsHandlers, V1Handlers, TemplatesHandlers, AdminHandlers]),
   Layer.provide(AuthenticationLive)
 )
 
-const HttpLive = Layer.unwrapEffect(
-  Effect.map(listenConfig, ({ port, host }) => NodeHttpServer.layer(createServer, { port, host }))
-)
+const HttpLive = Layer.unwrapEffect(Effect.map(listenConfig, ({ port, host }) => NodeHttpServer.layer(createServer, { port, host })))
 
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),

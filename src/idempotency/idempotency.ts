@@ -47,7 +47,7 @@ const replay = (outcome: SavedOutcome) =>
   outcome._tag === "response" ? Effect.succeed(replayResponse(outcome.response)) : Effect.fail(replayError(outcome.error))
 
 const make = (options: IdempotencyOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const records = yield* makeIdempotencyRecords
     const notifications = yield* Notifications
     const ttlSeconds = yield* idempotencyTtlSeconds
@@ -66,10 +66,7 @@ const make = (options: IdempotencyOptions) =>
 
     /** Resolves when the record of `token` changed, or after `millis`, whichever comes first. */
     const changeOrTimeout = (subscription: Queue.Dequeue<string>, token: string, millis: number) =>
-      Effect.race(
-        Effect.repeat(Queue.take(subscription), { until: (changed) => changed === token }),
-        Effect.sleep(Duration.millis(millis))
-      )
+      Effect.race(Effect.repeat(Queue.take(subscription), { until: (changed) => changed === token }), Effect.sleep(Duration.millis(millis)))
 
     /**
      * The request that owns the record executes. It runs uninterruptibly: once started, a client
@@ -81,24 +78,28 @@ const make = (options: IdempotencyOptions) =>
       requestSha256: string,
       execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
-      Effect.uninterruptible(Effect.gen(function*() {
-        const exit = yield* Effect.exit(execute(requestSha256))
-        if (Exit.isSuccess(exit)) {
-          const response = yield* captureResponse(exit.value).pipe(Effect.tapDefect(() => records.release(scope)))
-          yield* records.complete(scope, { _tag: "response", response })
-          return exit.value
-        }
-        const failure = Cause.failureOption(exit.cause)
-        const saved = Option.isSome(failure) && !isTransient(failure.value) && Option.isNone(Cause.dieOption(exit.cause))
-        yield* saved ? records.complete(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) }) : records.release(scope)
-        return yield* exit
-      }))
+      Effect.uninterruptible(
+        Effect.gen(function* () {
+          const exit = yield* Effect.exit(execute(requestSha256))
+          if (Exit.isSuccess(exit)) {
+            const response = yield* captureResponse(exit.value).pipe(Effect.tapDefect(() => records.release(scope)))
+            yield* records.complete(scope, { _tag: "response", response })
+            return exit.value
+          }
+          const failure = Cause.failureOption(exit.cause)
+          const saved = Option.isSome(failure) && !isTransient(failure.value) && Option.isNone(Cause.dieOption(exit.cause))
+          yield* saved
+            ? records.complete(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) })
+            : records.release(scope)
+          return yield* exit
+        })
+      )
 
     const run = <E extends PressroomError, R>(
       request: IdempotentRequest,
       execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | IdempotencyConflict | PublishedError, R | CurrentPrincipal> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { accountId } = yield* CurrentPrincipal
         const scope: RecordScope = { accountId, operation: request.operation, key: request.key }
         const requestSha256 = jcsSha256({ operation: request.operation, pathParams: request.pathParams, body: request.body })
@@ -107,26 +108,35 @@ const make = (options: IdempotencyOptions) =>
         // Another request holds the key. Subscribe before looking, so no change goes unseen.
         const deadline = (yield* Clock.currentTimeMillis) + waitMillis
         const token = changeToken(scope)
-        return yield* Effect.scoped(Effect.gen(function*() {
-          const subscription = yield* PubSub.subscribe(changes)
-          for (let poll = FIRST_POLL_MS;; poll = Math.min(2 * poll, LAST_POLL_MS)) {
-            const record = yield* records.find(scope)
-            if (Option.isNone(record)) {
-              // Released after a transient failure or a defect, or just expired: try to own it.
-              if (yield* records.claim(scope, requestSha256, ttlSeconds)) return yield* executeOwned(scope, requestSha256, execute)
-              continue
+        return yield* Effect.scoped(
+          Effect.gen(function* () {
+            const subscription = yield* PubSub.subscribe(changes)
+            for (let poll = FIRST_POLL_MS; ; poll = Math.min(2 * poll, LAST_POLL_MS)) {
+              const record = yield* records.find(scope)
+              if (Option.isNone(record)) {
+                // Released after a transient failure or a defect, or just expired: try to own it.
+                if (yield* records.claim(scope, requestSha256, ttlSeconds)) return yield* executeOwned(scope, requestSha256, execute)
+                continue
+              }
+              if (record.value.requestSha256 !== requestSha256) {
+                return yield* Effect.fail(
+                  new IdempotencyConflict({ message: "the Idempotency-Key was already used with a different request", inProgress: false })
+                )
+              }
+              if (Option.isSome(record.value.outcome)) return yield* replay(record.value.outcome.value)
+              const remaining = deadline - (yield* Clock.currentTimeMillis)
+              if (remaining <= 0) {
+                return yield* Effect.fail(
+                  new IdempotencyConflict({
+                    message: "a request with this Idempotency-Key is still in progress; retry later",
+                    inProgress: true
+                  })
+                )
+              }
+              yield* changeOrTimeout(subscription, token, Math.min(poll, remaining))
             }
-            if (record.value.requestSha256 !== requestSha256) {
-              return yield* Effect.fail(new IdempotencyConflict({ message: "the Idempotency-Key was already used with a different request", inProgress: false }))
-            }
-            if (Option.isSome(record.value.outcome)) return yield* replay(record.value.outcome.value)
-            const remaining = deadline - (yield* Clock.currentTimeMillis)
-            if (remaining <= 0) {
-              return yield* Effect.fail(new IdempotencyConflict({ message: "a request with this Idempotency-Key is still in progress; retry later", inProgress: true }))
-            }
-            yield* changeOrTimeout(subscription, token, Math.min(poll, remaining))
-          }
-        }))
+          })
+        )
       })
 
     return { run, purgeExpired: records.purgeExpired } as const

@@ -37,19 +37,19 @@ interface RecordRow {
 
 const toRecord = (row: RecordRow): IdempotencyRecord => ({
   requestSha256: row.request_sha256,
-  outcome: row.state === "in_progress"
-    ? Option.none()
-    : Option.some(
-      row.response_error !== null
-        ? { _tag: "error", error: decodeError(row.response_error) }
-        : { _tag: "response", response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body } }
-    )
+  outcome:
+    row.state === "in_progress"
+      ? Option.none()
+      : Option.some(
+          row.response_error !== null
+            ? { _tag: "error", error: decodeError(row.response_error) }
+            : { _tag: "response", response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body } }
+        )
 })
 
-export const makeIdempotencyRecords = Effect.gen(function*() {
+export const makeIdempotencyRecords = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const where = (scope: RecordScope) =>
-    sql`account_id = ${scope.accountId} and operation = ${scope.operation} and key = ${scope.key}`
+  const where = (scope: RecordScope) => sql`account_id = ${scope.accountId} and operation = ${scope.operation} and key = ${scope.key}`
 
   return {
     /**
@@ -83,9 +83,10 @@ export const makeIdempotencyRecords = Effect.gen(function*() {
 
     /** Saves the outcome of the request that claimed the record. */
     complete: (scope: RecordScope, outcome: SavedOutcome) => {
-      const [status, headers, body, error] = outcome._tag === "response"
-        ? [outcome.response.status, JSON.stringify(outcome.response.headers), outcome.response.body, null]
-        : [outcome.error.httpStatus, null, null, JSON.stringify(encodeError(outcome.error))]
+      const [status, headers, body, error] =
+        outcome._tag === "response"
+          ? [outcome.response.status, JSON.stringify(outcome.response.headers), outcome.response.body, null]
+          : [outcome.error.httpStatus, null, null, JSON.stringify(encodeError(outcome.error))]
       return sql`
         with completed as (
           update idempotency_records

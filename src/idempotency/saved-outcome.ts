@@ -11,7 +11,15 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
-import { categoryOf, ErrorCode, ErrorDetails, errorHeaders, type PressroomError, PublishedError, publishingError } from "../shared/errors.ts"
+import {
+  categoryOf,
+  ErrorCode,
+  ErrorDetails,
+  errorHeaders,
+  type PressroomError,
+  PublishedError,
+  publishingError
+} from "../shared/errors.ts"
 
 export const REPLAYED_HEADER = "idempotency-replayed"
 

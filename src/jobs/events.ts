@@ -28,16 +28,16 @@ export const jobEventData = (
   },
   ...(ended.artifact
     ? {
-      artifact: {
-        bytes: ended.artifact.bytes,
-        contentType: "application/pdf",
-        expiresAt: ended.artifact.expiresAt,
-        filename: ended.artifact.filename,
-        format: "pdf",
-        id: ended.artifact.id,
-        pageCount: ended.artifact.pageCount,
-        sha256: ended.artifact.sha256
+        artifact: {
+          bytes: ended.artifact.bytes,
+          contentType: "application/pdf",
+          expiresAt: ended.artifact.expiresAt,
+          filename: ended.artifact.filename,
+          format: "pdf",
+          id: ended.artifact.id,
+          pageCount: ended.artifact.pageCount,
+          sha256: ended.artifact.sha256
+        }
       }
-    }
     : {})
 })

@@ -37,7 +37,7 @@ const json = (value: unknown) => JSON.stringify(value)
 const applied = (rows: ReadonlyArray<unknown>) => rows.length === 1
 
 export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
     const byId = (lock: boolean) =>
@@ -54,7 +54,10 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
         values (${job.id}, ${job.accountId}, ${job.documentId}, ${job.revisionId}, ${job.purpose}, ${job.channel},
                 'queued', ${json(job.renderSpec)}::jsonb, ${job.requestSha256}, ${json(job.entitlement)}::jsonb,
                 ${json(job.provenance)}::jsonb, now(), now())
-        returning *`.pipe(Effect.flatMap(([row]) => Schema.decodeUnknown(JobRow)(row)), Effect.orDie)
+        returning *`.pipe(
+        Effect.flatMap(([row]) => Schema.decodeUnknown(JobRow)(row)),
+        Effect.orDie
+      )
 
     const claimNext = SqlSchema.findOne({
       Request: Schema.Struct({ owner: Schema.String, leaseMs: Schema.Int }),
@@ -137,7 +140,10 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           returning id`.pipe(Effect.map(applied), Effect.orDie),
 
       requestCancel: (jobId: string) =>
-        sql`update jobs set cancel_requested_at = coalesce(cancel_requested_at, now()) where id = ${jobId}`.pipe(Effect.asVoid, Effect.orDie),
+        sql`update jobs set cancel_requested_at = coalesce(cancel_requested_at, now()) where id = ${jobId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
 
       /** Running jobs whose lease lapsed, locked for the rescuer's transaction (skipping any another rescuer holds). */
       lapsed: Effect.orDie(lapsed(undefined)),

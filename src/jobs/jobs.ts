@@ -60,7 +60,7 @@ const FINAL_UNITS = 1
 const AWAIT_RECHECK = Duration.seconds(5)
 
 export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const store = yield* JobStore
     const ledger = yield* Ledger
@@ -70,33 +70,41 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
 
     const ownJob = (principal: Principal, jobId: string) =>
       Effect.flatMap(store.find(jobId), (job) =>
-        Option.isSome(job) && job.value.accountId === principal.accountId ? Effect.succeed(job.value) : Effect.fail(new NotFound({ resource: "job" })))
+        Option.isSome(job) && job.value.accountId === principal.accountId
+          ? Effect.succeed(job.value)
+          : Effect.fail(new NotFound({ resource: "job" }))
+      )
 
     /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
     const admit = (admission: Admission) =>
-      sql.withTransaction(Effect.gen(function*() {
-        const jobId = randomUUID()
-        const accountId = admission.principal.accountId
-        const entitlement = admission.purpose === "final"
-          ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
-          : yield* ledger.snapshot(accountId, 0)
-        return yield* store.insert({
-          id: jobId,
-          accountId,
-          documentId: admission.documentId ?? null,
-          revisionId: admission.revisionId ?? null,
-          purpose: admission.purpose,
-          channel: admission.channel,
-          renderSpec: admission.spec,
-          requestSha256: admission.requestSha256,
-          entitlement,
-          provenance: admittedProvenance(admission, catalogSha256)
-        })
-      })).pipe(Effect.catchTag("SqlError", Effect.die))
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            const jobId = randomUUID()
+            const accountId = admission.principal.accountId
+            const entitlement =
+              admission.purpose === "final"
+                ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
+                : yield* ledger.snapshot(accountId, 0)
+            return yield* store.insert({
+              id: jobId,
+              accountId,
+              documentId: admission.documentId ?? null,
+              revisionId: admission.revisionId ?? null,
+              purpose: admission.purpose,
+              channel: admission.channel,
+              renderSpec: admission.spec,
+              requestSha256: admission.requestSha256,
+              entitlement,
+              provenance: admittedProvenance(admission, catalogSha256)
+            })
+          })
+        )
+        .pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** Waits on `ended` (subscribed before `job` was admitted) until the job is terminal or the deadline passes. */
     const awaitEnd = (ended: Queue.Dequeue<string>, admitted: Job, deadline: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let job = admitted
         while (true) {
           const left = deadline - Date.now()
@@ -116,32 +124,36 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
        * and no ending can slip past. `onInterrupt` runs when the caller stops waiting early.
        */
       admitAndAwait: (admission: Admission, timeout: Duration.DurationInput, onInterrupt: (job: Job) => Effect.Effect<void>) =>
-        Effect.scoped(Effect.gen(function*() {
-          const ended = yield* signals.subscribe(SIGNALS.jobEnded)
-          const deadline = Date.now() + Duration.toMillis(timeout)
-          const admitted = yield* admit(admission)
-          return yield* awaitEnd(ended, admitted, deadline).pipe(Effect.onInterrupt(() => onInterrupt(admitted)))
-        })),
+        Effect.scoped(
+          Effect.gen(function* () {
+            const ended = yield* signals.subscribe(SIGNALS.jobEnded)
+            const deadline = Date.now() + Duration.toMillis(timeout)
+            const admitted = yield* admit(admission)
+            return yield* awaitEnd(ended, admitted, deadline).pipe(Effect.onInterrupt(() => onInterrupt(admitted)))
+          })
+        ),
 
       /**
        * Cancels a job: a queued one at once (200, cancelled), a running one by asking its holder
        * to stop the render (202, still running until the holder ends it as cancelled).
        */
       cancel: (principal: Principal, jobId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* ownJob(principal, jobId)
-          return yield* sql.withTransaction(Effect.gen(function*() {
-            const job = Option.getOrThrow(yield* store.lock(jobId))
-            if (!CANCELLABLE_STATUSES.includes(job.status)) {
-              return yield* Effect.fail(new InvalidStateTransition({ currentState: job.status, expectedStates: CANCELLABLE_STATUSES }))
-            }
-            if (job.status === "running") {
-              yield* store.requestCancel(jobId)
-            } else {
-              yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
-            }
-            return Option.getOrThrow(yield* store.find(jobId))
-          }))
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              const job = Option.getOrThrow(yield* store.lock(jobId))
+              if (!CANCELLABLE_STATUSES.includes(job.status)) {
+                return yield* Effect.fail(new InvalidStateTransition({ currentState: job.status, expectedStates: CANCELLABLE_STATUSES }))
+              }
+              if (job.status === "running") {
+                yield* store.requestCancel(jobId)
+              } else {
+                yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
+              }
+              return Option.getOrThrow(yield* store.find(jobId))
+            })
+          )
         }).pipe(Effect.catchTag("SqlError", Effect.die)),
 
       find: ownJob

@@ -12,23 +12,25 @@ import { JobStore } from "./job-store.ts"
 import { JobLifecycle } from "./lifecycle.ts"
 import { delayBeforeAttempt, mayRetry } from "./retry-policy.ts"
 
-export const rescueLapsedJobs = Effect.gen(function*() {
+export const rescueLapsedJobs = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const store = yield* JobStore
   const lifecycle = yield* JobLifecycle
-  return yield* sql.withTransaction(Effect.gen(function*() {
-    const lapsed = yield* store.lapsed
-    for (const job of lapsed) {
-      if (job.cancelRequestedAt !== null) {
-        yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
-      } else if (mayRetry(job.attemptCount)) {
-        yield* store.requeueLapsed(job.id, delayBeforeAttempt(job.attemptCount + 1))
-      } else {
-        yield* lifecycle.endUnclaimed(job, "failed", JobErrors.exhausted())
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      const lapsed = yield* store.lapsed
+      for (const job of lapsed) {
+        if (job.cancelRequestedAt !== null) {
+          yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
+        } else if (mayRetry(job.attemptCount)) {
+          yield* store.requeueLapsed(job.id, delayBeforeAttempt(job.attemptCount + 1))
+        } else {
+          yield* lifecycle.endUnclaimed(job, "failed", JobErrors.exhausted())
+        }
       }
-    }
-    return lapsed.length
-  }))
+      return lapsed.length
+    })
+  )
 }).pipe(Effect.orDie)
 
 /** Looks for lapsed leases every half lease. */

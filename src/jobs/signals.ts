@@ -7,7 +7,7 @@
  * subscriber would silence every other one on that connection. `publishLocal` is for wake-ups
  * that concern this process alone, such as its own delayed retry falling due.
  */
-import { Effect, PubSub, Queue, Scope, Stream } from "effect"
+import { Effect, PubSub, type Queue, type Scope, Stream } from "effect"
 import { Notifications } from "../db/notifications.ts"
 
 export const SIGNALS = {
@@ -21,7 +21,7 @@ export const SIGNALS = {
 export type Signal = (typeof SIGNALS)[keyof typeof SIGNALS]
 
 export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSignals", {
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const notifications = yield* Notifications
     const hubs = new Map<Signal, PubSub.PubSub<string>>()
     for (const channel of Object.values(SIGNALS)) {

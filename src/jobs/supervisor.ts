@@ -41,7 +41,7 @@ interface RunningJob {
 const IDLE_RECHECK = Duration.seconds(30)
 
 export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervisor", {
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const config = yield* supervisorConfig
     const store = yield* JobStore
     const lifecycle = yield* JobLifecycle
@@ -61,26 +61,30 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
 
     const cancels = yield* signals.subscribe(SIGNALS.cancelRequested)
     yield* Queue.take(cancels).pipe(
-      Effect.flatMap((jobId) => Option.match(Option.fromNullable(running.get(jobId)), { onNone: () => Effect.void, onSome: (job) => job.stop("cancelled") })),
+      Effect.flatMap((jobId) =>
+        Option.match(Option.fromNullable(running.get(jobId)), { onNone: () => Effect.void, onSome: (job) => job.stop("cancelled") })
+      ),
       Effect.forever,
       Effect.forkScoped
     )
 
     const attempt = (claim: Claim) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const job = claim.job
         const spec = job.renderSpec
         let reason: StopReason | undefined
         const started = Date.now()
-        const render = yield* renderer.render({
-          markdown: spec.markdown,
-          templateId: spec.templateId,
-          locale: spec.locale,
-          options: spec.options,
-          ...(spec.overrides ? { overrides: spec.overrides } : {}),
-          channel: job.channel,
-          requestSha256: job.requestSha256
-        }).pipe(Effect.either, Effect.fork)
+        const render = yield* renderer
+          .render({
+            markdown: spec.markdown,
+            templateId: spec.templateId,
+            locale: spec.locale,
+            options: spec.options,
+            ...(spec.overrides ? { overrides: spec.overrides } : {}),
+            channel: job.channel,
+            requestSha256: job.requestSha256
+          })
+          .pipe(Effect.either, Effect.fork)
         const stop = (why: StopReason) =>
           Effect.suspend(() => {
             reason ??= why
@@ -90,10 +94,12 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
 
         const heartbeat = yield* Effect.sleep(Duration.millis(config.leaseMs / 3)).pipe(
           Effect.zipRight(store.heartbeat(job.id, claim.fencingToken, config.leaseMs)),
-          Effect.flatMap(Option.match({
-            onNone: () => stop("lease_lost"),
-            onSome: ({ cancelRequested }) => (cancelRequested ? stop("cancelled") : Effect.void)
-          })),
+          Effect.flatMap(
+            Option.match({
+              onNone: () => stop("lease_lost"),
+              onSome: ({ cancelRequested }) => (cancelRequested ? stop("cancelled") : Effect.void)
+            })
+          ),
           Effect.forever,
           Effect.fork
         )
@@ -136,7 +142,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
       }).pipe(Effect.annotateLogs({ jobId: claim.job.id, attempt: String(claim.job.attemptCount) }))
 
     const retryOrFail = (claim: Claim, reason: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* Effect.logWarning(`transient failure: ${reason}`)
         if (!mayRetry(claim.job.attemptCount)) {
           yield* lifecycle.end(claim, "failed", JobErrors.exhausted())
@@ -153,7 +159,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
 
     const idle = Queue.take(wake).pipe(Effect.timeoutOption(IDLE_RECHECK))
 
-    const slot = Effect.gen(function*() {
+    const slot = Effect.gen(function* () {
       while (accepting) {
         const claim = yield* store.claim(owner, config.leaseMs)
         if (Option.isSome(claim)) {
@@ -168,9 +174,12 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     yield* runRescuer(config.leaseMs).pipe(Effect.forkScoped)
 
     yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         accepting = false
-        yield* Queue.offerAll(wake, Array.from({ length: config.concurrency }, () => undefined))
+        yield* Queue.offerAll(
+          wake,
+          Array.from({ length: config.concurrency }, () => undefined)
+        )
         const finished = yield* Fiber.joinAll(slots).pipe(Effect.timeoutOption(Duration.millis(config.shutdownGraceMs)))
         if (Option.isNone(finished)) {
           yield* Effect.logWarning(`handing back ${running.size} running jobs after the shutdown grace period`)

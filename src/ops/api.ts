@@ -14,7 +14,9 @@ export class OpsApi extends HttpApiGroup.make("ops")
   .add(
     HttpApiEndpoint.get("readyz", "/readyz")
       .addSuccess(Readiness)
-      .addError(Readiness.annotations(HttpApiSchema.annotations({ status: 503, description: "Not ready: the body says which check failed." })))
+      .addError(
+        Readiness.annotations(HttpApiSchema.annotations({ status: 503, description: "Not ready: the body says which check failed." }))
+      )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/metrics").addSuccess(
@@ -26,5 +28,4 @@ export class OpsApi extends HttpApiGroup.make("ops")
       Schema.Object.annotations({ description: "This document (OpenAPI 3.1)" })
     )
   )
-  .annotate(OpenApi.Title, "Operations")
-{}
+  .annotate(OpenApi.Title, "Operations") {}

@@ -8,7 +8,7 @@ import { openApiDocument, PressroomApi } from "../http/api.ts"
 import { Metrics } from "./metrics.ts"
 
 export const OpsHandlers = HttpApiBuilder.group(PressroomApi, "ops", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const metrics = yield* Metrics
     const latestMigration = yield* latestMigrationId
@@ -17,16 +17,20 @@ export const OpsHandlers = HttpApiBuilder.group(PressroomApi, "ops", (handlers) 
     return handlers
       .handle("healthz", () => Effect.succeed({ status: "ok" as const }))
       .handle("readyz", () =>
-        Effect.gen(function*() {
-          const database = yield* sql`select 1`.pipe(Effect.as(true), Effect.orElseSucceed(() => false))
+        Effect.gen(function* () {
+          const database = yield* sql`select 1`.pipe(
+            Effect.as(true),
+            Effect.orElseSucceed(() => false)
+          )
           const migrations = database ? yield* migrationsApplied(latestMigration).pipe(Effect.orElseSucceed(() => false)) : false
           const ready = database && migrations
           return HttpServerResponse.unsafeJson(
             { status: ready ? "ready" : "not_ready", checks: { database, migrations, renderer: true } },
             { status: ready ? 200 : 503, headers: ready ? {} : { "retry-after": "5" } }
           )
-        }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
-      .handle("metrics", () =>
-        Effect.map(metrics.text, (text) => HttpServerResponse.text(text, { contentType: metrics.contentType })))
+        }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      )
+      .handle("metrics", () => Effect.map(metrics.text, (text) => HttpServerResponse.text(text, { contentType: metrics.contentType })))
       .handle("openapi", () => Effect.succeed(HttpServerResponse.unsafeJson(openApiDocument)))
-  }))
+  })
+)

@@ -11,7 +11,7 @@ import { noWorkerReplacements } from "../render/engine/engine.ts"
 import { RenderService } from "../render/service.ts"
 
 export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const renderService = yield* RenderService
     const runtime = yield* Effect.runtime<never>()
@@ -61,7 +61,9 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       registers: [registry],
       async collect() {
         this.reset()
-        const rows = await query(sql<{ state: string; n: number }>`select state, coalesce(sum(units), 0)::int as n from unit_reservations group by state`)
+        const rows = await query(
+          sql<{ state: string; n: number }>`select state, coalesce(sum(units), 0)::int as n from unit_reservations group by state`
+        )
         for (const state of ["reserved", "committed", "released"]) {
           this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0)
         }

@@ -8,22 +8,20 @@
 import { Schema } from "effect"
 import type { RenderOverrides } from "./overrides.ts"
 
-export const HexColor = Schema.String.pipe(
-  Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a colour like #1a2b3c" })
-)
+export const HexColor = Schema.String.pipe(Schema.pattern(/^#[0-9a-fA-F]{6}$/, { message: () => "must be a colour like #1a2b3c" }))
 
 export const CREATIVE_ACCENTS = ["slate", "purple", "blue", "emerald", "rose", "amber"] as const
 export const CreativeAccent = Schema.Literal(...CREATIVE_ACCENTS).annotations({ description: "accent colour of the creative template" })
 
-interface OptionDefinition<A, F extends A | null = A | null> {
-  readonly schema: Schema.Schema<A, any>
+interface OptionDefinition<A, I, F extends A | null> {
+  readonly schema: Schema.Schema<A, I>
   /** When neither the request nor the template's defaults set it. */
   readonly fallback: F
   /** One spelling per value, so that equal options hash equally. */
   readonly canonical?: (value: A) => A
 }
 
-const option = <A, const F extends A | null>(definition: OptionDefinition<A, F>) => definition
+const option = <A, I, const F extends A | null>(definition: OptionDefinition<A, I, F>) => definition
 
 const lowercase = (colour: string) => colour.toLowerCase()
 
@@ -47,12 +45,10 @@ export const RenderOptions = Schema.Struct(fields)
 export type RenderOptions = typeof RenderOptions.Type
 
 /** What a template receives as `cfg.options`: every option resolved, and a custom template's overrides when set. */
-export type EffectiveOptions =
-  & { readonly [K in OptionName]: null extends Options[K]["fallback"] ? ValueOf<K> | null : ValueOf<K> }
-  & {
-    readonly paper?: RenderOverrides["paper"]
-    readonly fontFamily?: RenderOverrides["fontFamily"]
-  }
+export type EffectiveOptions = { readonly [K in OptionName]: null extends Options[K]["fallback"] ? ValueOf<K> | null : ValueOf<K> } & {
+  readonly paper?: RenderOverrides["paper"]
+  readonly fontFamily?: RenderOverrides["fontFamily"]
+}
 
 export const resolveOptions = (
   requested: RenderOptions,
@@ -60,7 +56,7 @@ export const resolveOptions = (
   overrides: RenderOverrides = {}
 ): EffectiveOptions => {
   const resolved: Record<string, unknown> = {}
-  for (const [name, definition] of Object.entries(RENDER_OPTIONS) as Array<[OptionName, OptionDefinition<unknown, unknown>]>) {
+  for (const [name, definition] of Object.entries(RENDER_OPTIONS) as Array<[OptionName, OptionDefinition<unknown, unknown, unknown>]>) {
     const value = requested[name] ?? defaults[name]
     resolved[name] = value === undefined ? definition.fallback : (definition.canonical ?? ((v) => v))(value)
   }

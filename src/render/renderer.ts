@@ -7,7 +7,7 @@ import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, catalogSha256Of, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
-import { CompileFailure, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
+import { CompileFailure, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, verifyFonts } from "./fonts/manifest.ts"
@@ -73,7 +73,7 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
 
 /**
  * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
- * document it has typeset; past this it is replaced (README, "Typst's memo cache is evicted").
+ * document it has typeset; past this it is replaced (ARCHITECTURE.md, "Typst's memo cache is evicted").
  */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
@@ -111,9 +111,9 @@ const capWarnings = (warnings: ReadonlyArray<RenderWarning>): ReadonlyArray<Rend
   warnings.length <= MAX_WARNINGS
     ? warnings
     : [
-      ...warnings.slice(0, MAX_WARNINGS - 1),
-      { code: "warnings_truncated", message: `${warnings.length - MAX_WARNINGS + 1} more warnings not shown`, line: null }
-    ]
+        ...warnings.slice(0, MAX_WARNINGS - 1),
+        { code: "warnings_truncated", message: `${warnings.length - MAX_WARNINGS + 1} more warnings not shown`, line: null }
+      ]
 
 export class Renderer {
   /** The bundle never changes during a renderer's life: each template is hashed once. */
@@ -162,14 +162,17 @@ export class Renderer {
     const { templateId, locale, options, overrides } = this.validate(request)
     const effective = resolveOptions(options, findTemplate(templateId)!.defaults, overrides)
     const data = localeData[locale]
-    let typeset
+    let typeset: TypesetResult
     try {
-      typeset = await this.engine.typeset({
-        markdown: request.markdown,
-        templateId,
-        options: effective,
-        locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
-      }, signal)
+      typeset = await this.engine.typeset(
+        {
+          markdown: request.markdown,
+          templateId,
+          options: effective,
+          locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
+        },
+        signal
+      )
     } catch (error) {
       if (error instanceof CompileFailure) {
         throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
@@ -193,8 +196,13 @@ export class Renderer {
       rendererReleaseChecksum: this.engine.releaseChecksum,
       ...this.templateHashes(templateId),
       optionsSha256: jcsSha256(rawOptions),
-      requestSha256: request.requestSha256 ??
-        jcsSha256({ operation: "render", pathParams: {}, body: { markdown: request.markdown, templateId, locale, options: rawOptions, ...asked } }),
+      requestSha256:
+        request.requestSha256 ??
+        jcsSha256({
+          operation: "render",
+          pathParams: {},
+          body: { markdown: request.markdown, templateId, locale, options: rawOptions, ...asked }
+        }),
       sourceSha256: sha256Hex(request.markdown),
       catalogVersion: catalog.catalogVersion,
       rendererVersion,
@@ -209,7 +217,7 @@ export class Renderer {
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
-  /** Compiler workers replaced since start, by why (README, "Documents are typeset in worker threads"). */
+  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in worker threads"). */
   workerReplacements(): WorkerReplacements {
     return this.engine.workerReplacements()
   }

@@ -13,7 +13,7 @@ export class RendererUnavailable extends Schema.TaggedError<RendererUnavailable>
 }) {}
 
 export class RenderService extends Effect.Service<RenderService>()("pressroom/RenderService", {
-  scoped: Effect.gen(function*() {
+  scoped: Effect.gen(function* () {
     const config = yield* rendererConfig
     const renderer = yield* Effect.acquireRelease(
       Effect.tryPromise({

@@ -29,6 +29,9 @@ export const templateHashes = (bundle: ReadonlyArray<BundleFile>, templateId: st
       }
     }
   }
-  const release = [...reached].sort().map((path) => `${path} ${sha256Hex(files.get(path)!)}`).join("\n")
+  const release = [...reached]
+    .sort()
+    .map((path) => `${path} ${sha256Hex(files.get(path)!)}`)
+    .join("\n")
   return { templateDefinitionSha256: sha256Hex(definition), templateReleaseSha256: sha256Hex(release) }
 }

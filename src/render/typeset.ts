@@ -3,26 +3,13 @@
  * It runs inside a compiler worker (so the render deadline covers parsing too, and a pathological
  * document stalls only that worker) and in-process for the native engine.
  */
-import { CompileFailure, type CompileTask } from "./engine/engine.ts"
+import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine/engine.ts"
 import type { EmbeddedImage } from "./markdown/images.ts"
 import { parseMarkdown } from "./markdown/parse.ts"
 import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
 import { typstString } from "./markdown/typst-literal.ts"
-import type { EffectiveOptions } from "./options.ts"
-import type { RenderWarning } from "./warnings.ts"
 
-export interface TypesetJob {
-  readonly markdown: string
-  readonly templateId: string
-  readonly options: EffectiveOptions
-  readonly locale: { readonly code: string; readonly lang: string; readonly region: string | null; readonly dir: string }
-}
-
-export interface TypesetResult {
-  readonly pdf: Uint8Array
-  readonly warnings: ReadonlyArray<RenderWarning>
-  readonly assetSha256s: ReadonlyArray<string>
-}
+export type { TypesetJob, TypesetResult }
 
 /** Compiles a task to PDF bytes, or throws a CompileFailure. */
 export type Compile = (task: CompileTask) => Uint8Array
@@ -31,7 +18,7 @@ export type Compile = (task: CompileTask) => Uint8Array
  * The generated /main.typ. The document's settings reach the template as JSON in a string literal
  * (data, never code). They are not passed as `sys.inputs`: distinct inputs make a distinct
  * standard library, so Typst could reuse nothing it memoised for earlier documents: the template
- * modules were evaluated again for each document (README, "Typst's memo cache is evicted").
+ * modules were evaluated again for each document (ARCHITECTURE.md, "Typst's memo cache is evicted").
  */
 export const mainSource = (templateId: string, settings: string, markup: string): string =>
   [
@@ -53,7 +40,7 @@ const tooDeep = (error: unknown): never => {
 }
 
 export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResult => {
-  let parsed
+  let parsed: ReturnType<typeof parseMarkdown>
   try {
     parsed = parseMarkdown(job.markdown)
   } catch (error) {

@@ -4,16 +4,9 @@
  * can fail with under the status each is answered with. The declarations give the OpenAPI document
  * and the handlers' error types; at run time src/http/error-envelope.ts writes the same envelope.
  */
-import { HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import { type HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  type InvalidRequest,
-  isPressroomError,
-  type PressroomError,
-  PublishedError,
-  PublishingError,
-  publishingError
-} from "./errors.ts"
+import { type InvalidRequest, isPressroomError, type PressroomError, PublishedError, PublishingError, publishingError } from "./errors.ts"
 
 export const CONTRACT_VERSION = "publishing.lifecycle.v1"
 
@@ -71,7 +64,7 @@ export const errorResponse = (status: ErrorStatus, dialect: Dialect) =>
   ).annotations(HttpApiSchema.annotations({ status, description: descriptions[status] }))
 
 /** An error class with the status it is annotated with (every one but `InvalidRequest`, whose status varies). */
-type Declared = { readonly ast: Schema.Schema.AnyNoContext["ast"] } & (abstract new(...args: any) => PressroomError)
+type Declared = { readonly ast: Schema.Schema.AnyNoContext["ast"] } & (abstract new (...args: never) => PressroomError)
 
 const annotatedStatus = (error: Declared): ErrorStatus => {
   const status = HttpApiSchema.getStatusErrorAST(error.ast)
@@ -92,5 +85,16 @@ export const withErrors = <E extends HttpApiEndpoint.HttpApiEndpoint.Any, const 
   invalid: ReadonlyArray<InvalidRequest["status"]> = []
 ): HttpApiEndpoint.HttpApiEndpoint.AddError<E, InstanceType<D[number]> | InvalidRequest | PublishedError, never> => {
   const statuses = new Set<ErrorStatus>([...invalid, ...errors.map(annotatedStatus), 500])
-  return [...statuses].sort().reduce<any>((acc, status) => acc.addError(errorResponse(status, dialect)), endpoint)
+  const declared = [...statuses]
+    .sort()
+    .reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>(
+      (acc, status) => acc.addError(errorResponse(status, dialect)),
+      endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+    )
+  // Each error response's type is every error answered with its status; the endpoint's errors are the declared ones.
+  return declared as unknown as HttpApiEndpoint.HttpApiEndpoint.AddError<
+    E,
+    InstanceType<D[number]> | InvalidRequest | PublishedError,
+    never
+  >
 }

@@ -12,14 +12,34 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 export const ErrorCategory = Schema.Literal(
-  "input", "authentication", "authorization", "entitlement", "conflict", "render", "storage", "delivery", "internal"
+  "input",
+  "authentication",
+  "authorization",
+  "entitlement",
+  "conflict",
+  "render",
+  "storage",
+  "delivery",
+  "internal"
 )
 export type ErrorCategory = typeof ErrorCategory.Type
 
 export const ErrorCode = Schema.Literal(
-  "invalid_request", "unauthorized", "forbidden", "not_found", "idempotency_conflict", "quota_exhausted",
-  "rate_limited", "service_unavailable", "artifact_expired", "reservation_conflict", "invalid_state_transition",
-  "rendering_failed", "artifact_unavailable", "job_cancelled", "internal_error"
+  "invalid_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "idempotency_conflict",
+  "quota_exhausted",
+  "rate_limited",
+  "service_unavailable",
+  "artifact_expired",
+  "reservation_conflict",
+  "invalid_state_transition",
+  "rendering_failed",
+  "artifact_unavailable",
+  "job_cancelled",
+  "internal_error"
 )
 export type ErrorCode = typeof ErrorCode.Type
 
@@ -67,12 +87,16 @@ export type PublishingError = typeof PublishingError.Type
  * does not take (`allow` lists those it does), 413 too large, 415 not JSON, 422 well formed but its
  * content cannot be accepted (`field` names what).
  */
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
-  status: Schema.Literal(400, 405, 413, 415, 422),
-  message: Schema.String,
-  field: Schema.optional(Schema.String),
-  allow: Schema.optional(Schema.Array(Schema.String))
-}, HttpApiSchema.annotations({ status: 422 })) {
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
+  "InvalidRequest",
+  {
+    status: Schema.Literal(400, 405, 413, 415, 422),
+    message: Schema.String,
+    field: Schema.optional(Schema.String),
+    allow: Schema.optional(Schema.Array(Schema.String))
+  },
+  HttpApiSchema.annotations({ status: 422 })
+) {
   /** 422: the content of `field` (when one is to blame) cannot be accepted. */
   static unprocessable(message: string, field?: string): InvalidRequest {
     return new InvalidRequest({ status: 422, message, ...(field === undefined ? {} : { field }) })
@@ -82,23 +106,35 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
   }
 }
 
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("Unauthorized", {
-  message: Schema.String
-}, HttpApiSchema.annotations({ status: 401 })) {}
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  {
+    message: Schema.String
+  },
+  HttpApiSchema.annotations({ status: 401 })
+) {}
 
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
-  /** The scopes of which the key lacks every one. */
-  scopes: Schema.Array(Schema.String)
-}, HttpApiSchema.annotations({ status: 403 })) {
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  {
+    /** The scopes of which the key lacks every one. */
+    scopes: Schema.Array(Schema.String)
+  },
+  HttpApiSchema.annotations({ status: 403 })
+) {
   override get message() {
     return `the API key lacks the scope ${this.scopes.join(" or ")}`
   }
 }
 
 /** Missing, or not this owner's: the two are not told apart (specification section 5, rule 7). */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
-  resource: Schema.String
-}, HttpApiSchema.annotations({ status: 404 })) {
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  {
+    resource: Schema.String
+  },
+  HttpApiSchema.annotations({ status: 404 })
+) {
   override get message() {
     return `${this.resource} not found`
   }
@@ -110,54 +146,82 @@ export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaE
   }
 }
 
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  retryAfterSeconds: Schema.Int
-}, HttpApiSchema.annotations({ status: 429 })) {
+export class RateLimited extends Schema.TaggedError<RateLimited>()(
+  "RateLimited",
+  {
+    retryAfterSeconds: Schema.Int
+  },
+  HttpApiSchema.annotations({ status: 429 })
+) {
   override get message() {
     return "too many requests; retry later"
   }
 }
 
 /** The Idempotency-Key is taken by another request, or by this one while it still runs (`inProgress`). */
-export class IdempotencyConflict extends Schema.TaggedError<IdempotencyConflict>()("IdempotencyConflict", {
-  message: Schema.String,
-  inProgress: Schema.Boolean
-}, HttpApiSchema.annotations({ status: 409 })) {}
+export class IdempotencyConflict extends Schema.TaggedError<IdempotencyConflict>()(
+  "IdempotencyConflict",
+  {
+    message: Schema.String,
+    inProgress: Schema.Boolean
+  },
+  HttpApiSchema.annotations({ status: 409 })
+) {}
 
 /** A unit reservation lost a race it may win on retry. */
-export class ReservationConflict extends Schema.TaggedError<ReservationConflict>()("ReservationConflict", {}, HttpApiSchema.annotations({ status: 409 })) {
+export class ReservationConflict extends Schema.TaggedError<ReservationConflict>()(
+  "ReservationConflict",
+  {},
+  HttpApiSchema.annotations({ status: 409 })
+) {
   override get message() {
     return "a unit reservation lost a race; retry"
   }
 }
 
-export class InvalidStateTransition extends Schema.TaggedError<InvalidStateTransition>()("InvalidStateTransition", {
-  currentState: Schema.String,
-  expectedStates: Schema.Array(Schema.String)
-}, HttpApiSchema.annotations({ status: 409 })) {
+export class InvalidStateTransition extends Schema.TaggedError<InvalidStateTransition>()(
+  "InvalidStateTransition",
+  {
+    currentState: Schema.String,
+    expectedStates: Schema.Array(Schema.String)
+  },
+  HttpApiSchema.annotations({ status: 409 })
+) {
   override get message() {
     return `the resource is ${this.currentState}`
   }
 }
 
-export class ArtifactExpired extends Schema.TaggedError<ArtifactExpired>()("ArtifactExpired", {}, HttpApiSchema.annotations({ status: 410 })) {
+export class ArtifactExpired extends Schema.TaggedError<ArtifactExpired>()(
+  "ArtifactExpired",
+  {},
+  HttpApiSchema.annotations({ status: 410 })
+) {
   override get message() {
     return "the artifact expired or was deleted"
   }
 }
 
 /** Stored bytes are temporarily unreadable. */
-export class ArtifactUnavailable extends Schema.TaggedError<ArtifactUnavailable>()("ArtifactUnavailable", {}, HttpApiSchema.annotations({ status: 503 })) {
+export class ArtifactUnavailable extends Schema.TaggedError<ArtifactUnavailable>()(
+  "ArtifactUnavailable",
+  {},
+  HttpApiSchema.annotations({ status: 503 })
+) {
   override get message() {
     return "the artifact is temporarily unreadable; retry"
   }
 }
 
 /** A dependency (queue, renderer, storage) is temporarily unavailable. */
-export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
-  message: Schema.String,
-  retryAfterSeconds: Schema.Int
-}, HttpApiSchema.annotations({ status: 503 })) {}
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  {
+    message: Schema.String,
+    retryAfterSeconds: Schema.Int
+  },
+  HttpApiSchema.annotations({ status: 503 })
+) {}
 
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {}, HttpApiSchema.annotations({ status: 500 })) {
   override get message() {
@@ -198,9 +262,20 @@ export type PressroomError =
   | PublishedError
 
 const ERROR_TAGS: ReadonlySet<string> = new Set([
-  "InvalidRequest", "Unauthorized", "Forbidden", "NotFound", "QuotaExhausted", "RateLimited", "IdempotencyConflict",
-  "ReservationConflict", "InvalidStateTransition", "ArtifactExpired", "ArtifactUnavailable", "ServiceUnavailable",
-  "InternalError", "PublishedError"
+  "InvalidRequest",
+  "Unauthorized",
+  "Forbidden",
+  "NotFound",
+  "QuotaExhausted",
+  "RateLimited",
+  "IdempotencyConflict",
+  "ReservationConflict",
+  "InvalidStateTransition",
+  "ArtifactExpired",
+  "ArtifactUnavailable",
+  "ServiceUnavailable",
+  "InternalError",
+  "PublishedError"
 ] satisfies ReadonlyArray<PressroomError["_tag"]>)
 
 export const isPressroomError = (u: unknown): u is PressroomError =>
@@ -231,7 +306,13 @@ export const publishingError = (error: PressroomError): PublishingError => {
     case "RateLimited":
       return published("rate_limited", 429, error.message, true, { retryAfterSeconds: error.retryAfterSeconds })
     case "IdempotencyConflict":
-      return published("idempotency_conflict", 409, error.message, error.inProgress, error.inProgress ? { currentState: "in_progress" } : undefined)
+      return published(
+        "idempotency_conflict",
+        409,
+        error.message,
+        error.inProgress,
+        error.inProgress ? { currentState: "in_progress" } : undefined
+      )
     case "ReservationConflict":
       return published("reservation_conflict", 409, error.message, true)
     case "InvalidStateTransition":

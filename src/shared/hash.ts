@@ -6,8 +6,7 @@ import canonicalizeModule from "canonicalize"
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined
 
 /** SHA-256 of exact bytes (strings are hashed as UTF-8), as 64 lowercase hex characters. */
-export const sha256Hex = (data: Uint8Array | string): string =>
-  createHash("sha256").update(data).digest("hex")
+export const sha256Hex = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex")
 
 /** RFC 8785 (JCS) canonical JSON: the serialisation every *Sha256 over a JSON value uses. */
 export const jcs = (value: unknown): string => {

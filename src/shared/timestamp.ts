@@ -10,10 +10,20 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\
 export const isIsoDateTime = (text: string): boolean => {
   const match = ISO_DATE_TIME.exec(text)
   if (!match) return false
-  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)))
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)))
   const date = new Date(Date.UTC(year!, month! - 1, day!))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day &&
-    hour! <= 23 && minute! <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    hour! <= 23 &&
+    minute! <= 59 &&
+    second <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59
+  )
 }
 
 /**

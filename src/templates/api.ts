@@ -18,7 +18,9 @@ import { looseFields, oneOf, strict } from "../shared/request-values.ts"
 import { Timestamp } from "../shared/timestamp.ts"
 import { CustomTemplateOptions } from "./custom-template.ts"
 
-const retired = Object.entries(RETIRED_FONT_FAMILIES).map(([old, now]) => `${old} (retired) means ${now}`).join(", ")
+const retired = Object.entries(RETIRED_FONT_FAMILIES)
+  .map(([old, now]) => `${old} (retired) means ${now}`)
+  .join(", ")
 
 const overrides = looseFields(RenderOverrides.fields)
 
@@ -46,11 +48,14 @@ export const CustomTemplateResource = Schema.Struct({
 
 const contractVersion = Schema.Literal(CONTRACT_VERSION)
 
-export const CustomTemplateResponse = Schema.Struct({ contractVersion, template: CustomTemplateResource })
-  .annotations({ identifier: "CustomTemplateResponse" })
+export const CustomTemplateResponse = Schema.Struct({ contractVersion, template: CustomTemplateResource }).annotations({
+  identifier: "CustomTemplateResponse"
+})
 
-export const CustomTemplateList = Schema.Struct({ contractVersion, templates: Schema.Array(CustomTemplateResource) })
-  .annotations({ identifier: "CustomTemplateList", description: "The owner's custom templates, newest first." })
+export const CustomTemplateList = Schema.Struct({ contractVersion, templates: Schema.Array(CustomTemplateResource) }).annotations({
+  identifier: "CustomTemplateList",
+  description: "The owner's custom templates, newest first."
+})
 
 const TemplatePath = Schema.Struct({ templateId: Schema.UUID })
 
@@ -62,10 +67,9 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
       HttpApiEndpoint.post("create", "/api/v2/templates")
         .setHeaders(IdempotencyKeyHeader)
         .setPayload(CreateCustomTemplateRequest)
-        .addSuccess(
-          CustomTemplateResponse.annotations({ description: `Created; Location names the template. ${replayNote}` }),
-          { status: 201 }
-        )
+        .addSuccess(CustomTemplateResponse.annotations({ description: `Created; Location names the template. ${replayNote}` }), {
+          status: 201
+        })
         .annotate(OpenApi.Summary, "Create a custom template (scope templates.manage)"),
       "v2",
       [Forbidden, IdempotencyConflict, RateLimited],
@@ -105,5 +109,4 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
     )
   )
   .middleware(Authentication)
-  .annotate(OpenApi.Title, "Custom templates")
-{}
+  .annotate(OpenApi.Title, "Custom templates") {}

@@ -36,7 +36,9 @@ export const toDefinition = (request: {
   readonly options: unknown
 }): Effect.Effect<CustomTemplateDefinition, InvalidRequest> => {
   if (!findTemplate(request.baseTemplateId)) {
-    return Effect.fail(InvalidRequest.unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`, "baseTemplateId"))
+    return Effect.fail(
+      InvalidRequest.unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`, "baseTemplateId")
+    )
   }
   return Effect.map(decodeContent(CustomTemplateOptions, request.options, "options"), (options) => ({
     name: request.name,

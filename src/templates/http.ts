@@ -31,7 +31,7 @@ const templateResponse = (template: CustomTemplate, status: number, headers: Rec
 const templateNotFound = new NotFound({ resource: "custom template" })
 
 export const TemplatesHandlers = HttpApiBuilder.group(PressroomApi, "templates", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const admission = yield* Admission
     const templates = yield* CustomTemplates
 
@@ -46,18 +46,25 @@ export const TemplatesHandlers = HttpApiBuilder.group(PressroomApi, "templates",
               Effect.flatMap((definition) => templates.create(accountId, definition)),
               Effect.flatMap((template) => templateResponse(template, 201, { location: `/api/v2/templates/${template.id}` }))
             )
-        ))
+        )
+      )
       .handle("list", () =>
         Effect.flatMap(admission.admit("documents.read", "read"), ({ accountId }) =>
-          Effect.map(templates.list(accountId), (list) => ({ contractVersion: CONTRACT_VERSION, templates: list.map(toResource) }))))
+          Effect.map(templates.list(accountId), (list) => ({ contractVersion: CONTRACT_VERSION, templates: list.map(toResource) }))
+        )
+      )
       .handle("get", ({ path }) =>
         Effect.flatMap(admission.admit("documents.read", "read"), ({ accountId }) =>
           templates.findForOwner(accountId, path.templateId).pipe(
-            Effect.flatMap(Option.match({
-              onNone: () => Effect.fail(templateNotFound),
-              onSome: (template) => Effect.succeed({ contractVersion: CONTRACT_VERSION, template: toResource(template) })
-            }))
-          )))
+            Effect.flatMap(
+              Option.match({
+                onNone: () => Effect.fail(templateNotFound),
+                onSome: (template) => Effect.succeed({ contractVersion: CONTRACT_VERSION, template: toResource(template) })
+              })
+            )
+          )
+        )
+      )
       .handle("delete", ({ headers, path }) =>
         admission.mutate(
           "templates.manage",
@@ -65,10 +72,14 @@ export const TemplatesHandlers = HttpApiBuilder.group(PressroomApi, "templates",
           { operation: "templates.delete", key: headers["idempotency-key"], pathParams: { templateId: path.templateId }, body: null },
           ({ accountId }) =>
             templates.delete(accountId, path.templateId).pipe(
-              Effect.flatMap(Option.match({
-                onNone: () => Effect.fail(templateNotFound),
-                onSome: (template) => templateResponse(template, 200)
-              }))
+              Effect.flatMap(
+                Option.match({
+                  onNone: () => Effect.fail(templateNotFound),
+                  onSome: (template) => templateResponse(template, 200)
+                })
+              )
             )
-        ))
-  }))
+        )
+      )
+  })
+)

@@ -31,7 +31,7 @@ const toTemplate = (row: TemplateRow): CustomTemplate => ({
 
 export class CustomTemplates extends Effect.Service<CustomTemplates>()("pressroom/CustomTemplates", {
   accessors: true,
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, name, base_template_id, options, created_at, deleted_at`
     const one = (rows: ReadonlyArray<TemplateRow>) => Option.map(Option.fromNullable(rows[0]), toTemplate)
@@ -41,14 +41,20 @@ export class CustomTemplates extends Effect.Service<CustomTemplates>()("pressroo
         sql<TemplateRow>`
           insert into custom_templates (id, account_id, name, base_template_id, options)
           values (${randomUUID()}, ${accountId}, ${definition.name}, ${definition.baseTemplateId}, ${JSON.stringify(definition.options)}::jsonb)
-          returning ${columns}`.pipe(Effect.map((rows) => toTemplate(rows[0]!)), Effect.orDie),
+          returning ${columns}`.pipe(
+          Effect.map((rows) => toTemplate(rows[0]!)),
+          Effect.orDie
+        ),
 
       /** The owner's templates, newest first. */
       list: (accountId: string): Effect.Effect<ReadonlyArray<CustomTemplate>> =>
         sql<TemplateRow>`
           select ${columns} from custom_templates
           where account_id = ${accountId} and deleted_at is null
-          order by created_at desc, id desc`.pipe(Effect.map((rows) => rows.map(toTemplate)), Effect.orDie),
+          order by created_at desc, id desc`.pipe(
+          Effect.map((rows) => rows.map(toTemplate)),
+          Effect.orDie
+        ),
 
       /** The owner's template `templateId` (a uuid), unless missing, another owner's, or deleted. */
       findForOwner: (accountId: string, templateId: string): Effect.Effect<Option.Option<CustomTemplate>> =>

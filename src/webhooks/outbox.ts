@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 export type EventType = "job.succeeded" | "job.failed" | "job.cancelled"
 
 export class Outbox extends Effect.Service<Outbox>()("pressroom/Outbox", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return {
       /** Must run inside the transaction that ends the job. */

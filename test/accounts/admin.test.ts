@@ -87,8 +87,13 @@ await forEachDatabase(t, async (t, database) => {
       [{ name: "Acme", plan: "free", owner: "x" }, 400, "unknown property"],
       [[], 400, "an array"]
     ]
-    for (const [body, status, what] of refusals) isError(t, await admin(server, "POST", "/admin/v1/accounts", body), status, "invalid_request", what)
-    const malformed = await requestJson(server, "POST", "/admin/v1/accounts", { token: ADMIN_TOKEN, headers: { "content-type": "application/json" }, body: undefined })
+    for (const [body, status, what] of refusals)
+      isError(t, await admin(server, "POST", "/admin/v1/accounts", body), status, "invalid_request", what)
+    const malformed = await requestJson(server, "POST", "/admin/v1/accounts", {
+      token: ADMIN_TOKEN,
+      headers: { "content-type": "application/json" },
+      body: undefined
+    })
     t.equal(malformed.status, 400, "no body")
   })
 
@@ -98,8 +103,19 @@ await forEachDatabase(t, async (t, database) => {
     t.equal(created.status, 201)
     const { key, secret } = created.body
     t.match(secret, /^pk_live_[0-9a-f]{32}$/, "a live key by default on a live server")
-    t.same(key, { id: key.id, prefix: secret.slice(0, 12), scopes: ALL_SCOPES, environment: "live", expiresAt: null, createdAt: key.createdAt, revokedAt: null },
-      "every scope when none are named")
+    t.same(
+      key,
+      {
+        id: key.id,
+        prefix: secret.slice(0, 12),
+        scopes: ALL_SCOPES,
+        environment: "live",
+        expiresAt: null,
+        createdAt: key.createdAt,
+        revokedAt: null
+      },
+      "every scope when none are named"
+    )
     t.match(key, { id: UUID, createdAt: ISO })
     secrets.push(secret)
     liveKey = secret
@@ -116,7 +132,10 @@ await forEachDatabase(t, async (t, database) => {
     secrets.push(narrow.body.secret)
     testKey = narrow.body.secret
 
-    const offset = await admin(server, "POST", `/admin/v1/accounts/${account.id}/keys`, { expiresAt: "2099-01-01T02:00:00+02:00", scopes: ["webhooks.manage"] })
+    const offset = await admin(server, "POST", `/admin/v1/accounts/${account.id}/keys`, {
+      expiresAt: "2099-01-01T02:00:00+02:00",
+      scopes: ["webhooks.manage"]
+    })
     t.equal(offset.body.key.expiresAt, "2099-01-01T00:00:00.000Z", "an offset is read as the instant it names")
     secrets.push(offset.body.secret)
 
@@ -146,12 +165,37 @@ await forEachDatabase(t, async (t, database) => {
     const again = await admin(server, "POST", `/admin/v1/accounts/${account.id}/credit-packs`, { packs: 1 })
     t.match(again.body.usage, { remaining: 25 + 750, creditUnits: 750 }, "packs add up")
 
-    for (const [body, what] of [[{ packs: 0 }, "zero"], [{ packs: 1001 }, "over the maximum"], [{ packs: 1.5 }, "a fraction"], [{ packs: "2" }, "a string"], [{}, "missing"], [{ packs: 1, note: "x" }, "unknown property"]] as const) {
-      isError(t, await admin(server, "POST", `/admin/v1/accounts/${account.id}/credit-packs`, body), 400, "invalid_request", `packs ${what}`)
+    for (const [body, what] of [
+      [{ packs: 0 }, "zero"],
+      [{ packs: 1001 }, "over the maximum"],
+      [{ packs: 1.5 }, "a fraction"],
+      [{ packs: "2" }, "a string"],
+      [{}, "missing"],
+      [{ packs: 1, note: "x" }, "unknown property"]
+    ] as const) {
+      isError(
+        t,
+        await admin(server, "POST", `/admin/v1/accounts/${account.id}/credit-packs`, body),
+        400,
+        "invalid_request",
+        `packs ${what}`
+      )
     }
-    isError(t, await admin(server, "POST", `/admin/v1/accounts/${randomUUID()}/credit-packs`, { packs: 1 }), 404, "not_found", "unknown account")
+    isError(
+      t,
+      await admin(server, "POST", `/admin/v1/accounts/${randomUUID()}/credit-packs`, { packs: 1 }),
+      404,
+      "not_found",
+      "unknown account"
+    )
     const unlimited = await createAccount(server, { name: "Operators", plan: "admin" })
-    isError(t, await admin(server, "POST", `/admin/v1/accounts/${unlimited.id}/credit-packs`, { packs: 1 }), 422, "invalid_request", "packs for an unlimited account")
+    isError(
+      t,
+      await admin(server, "POST", `/admin/v1/accounts/${unlimited.id}/credit-packs`, { packs: 1 }),
+      422,
+      "invalid_request",
+      "packs for an unlimited account"
+    )
     t.equal((await admin(server, "GET", `/admin/v1/accounts/${account.id}`)).body.usage.creditUnits, 750, "refusals added nothing")
   })
 
@@ -211,7 +255,13 @@ await forEachDatabase(t, async (t, database) => {
     isError(t, await admin(server, "POST", path, body, `${ADMIN_TOKEN}x`), 401, "unauthorized", "a wrong token")
     isError(t, await admin(server, "POST", path, body, ADMIN_TOKEN.slice(0, -1)), 401, "unauthorized", "a prefix of the token")
     isError(t, await admin(server, "POST", path, body, liveKey), 401, "unauthorized", "an API key")
-    isError(t, await requestJson(server, "POST", path, { body, headers: { authorization: `Basic ${ADMIN_TOKEN}` } }), 401, "unauthorized", "another scheme")
+    isError(
+      t,
+      await requestJson(server, "POST", path, { body, headers: { authorization: `Basic ${ADMIN_TOKEN}` } }),
+      401,
+      "unauthorized",
+      "another scheme"
+    )
     const account = await createAccount(server)
     for (const [method, route, payload] of [
       ["GET", `/admin/v1/accounts/${account.id}`, undefined],
@@ -253,16 +303,31 @@ await forEachDatabase(t, async (t, database) => {
 
   const output = server.output()
   await server.stop()
-  t.ok(secrets.every((secret) => !output.includes(secret)), "no key appears in the server's output")
+  t.ok(
+    secrets.every((secret) => !output.includes(secret)),
+    "no key appears in the server's output"
+  )
 
   await t.test("keys are stored only as their SHA-256", async (t) => {
-    const rows = await runWith(database, Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Record<string, unknown>>`select * from api_keys`)))
+    const rows = await runWith(
+      database,
+      Effect.orDie(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Record<string, unknown>>`select * from api_keys`))
+    )
     t.ok(rows.length >= secrets.length, `${rows.length} keys`)
     const stored = JSON.stringify(rows)
-    t.ok(secrets.every((secret) => !stored.includes(secret) && !stored.includes(secret.slice(12))), "no row holds a key or its secret part")
+    t.ok(
+      secrets.every((secret) => !stored.includes(secret) && !stored.includes(secret.slice(12))),
+      "no row holds a key or its secret part"
+    )
     const hashes = new Set(rows.map((row) => row.secret_sha256))
-    t.ok(secrets.every((secret) => hashes.has(createHash("sha256").update(secret).digest("hex"))), "each key's SHA-256 is stored")
-    t.ok(rows.every((row) => typeof row.prefix === "string" && row.prefix.length === 12), "a 12-character prefix")
+    t.ok(
+      secrets.every((secret) => hashes.has(createHash("sha256").update(secret).digest("hex"))),
+      "each key's SHA-256 is stored"
+    )
+    t.ok(
+      rows.every((row) => typeof row.prefix === "string" && row.prefix.length === 12),
+      "a 12-character prefix"
+    )
   })
 
   await t.test("a test-environment server without an admin token", async (t) => {
@@ -283,10 +348,23 @@ await forEachDatabase(t, async (t, database) => {
       }
     }
     const unknownRoute = await requestJson(testServer, "GET", "/admin/v1/nothing-here")
-    t.equal(unknownRoute.body.error.message, (await admin(testServer, "GET", `/admin/v1/accounts/${accountId}`)).body.error.message,
-      "the same answer as a route that does not exist")
-    isError(t, await admin(testServer, "DELETE", "/admin/v1/accounts", undefined, null), 404, "not_found", "a wrong method is not a 405 that would reveal the route")
-    const notJson = await fetch(`${testServer.url}/admin/v1/accounts`, { method: "POST", headers: { "content-type": "text/plain" }, body: "x" })
+    t.equal(
+      unknownRoute.body.error.message,
+      (await admin(testServer, "GET", `/admin/v1/accounts/${accountId}`)).body.error.message,
+      "the same answer as a route that does not exist"
+    )
+    isError(
+      t,
+      await admin(testServer, "DELETE", "/admin/v1/accounts", undefined, null),
+      404,
+      "not_found",
+      "a wrong method is not a 405 that would reveal the route"
+    )
+    const notJson = await fetch(`${testServer.url}/admin/v1/accounts`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "x"
+    })
     t.equal(notJson.status, 404, "a body that is not JSON is not a 415 that would reveal the route")
   })
 })

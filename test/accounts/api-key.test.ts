@@ -16,8 +16,17 @@ t.test("a new key is pk_live_ or pk_test_ and 32 random lowercase hex characters
 t.test("anything else is not a key", async (t) => {
   const hex = "0123456789abcdef0123456789abcdef"
   for (const candidate of [
-    "", `pk_live_${hex.slice(1)}`, `pk_live_${hex}0`, `pk_live_${hex.toUpperCase()}`, `pk_prod_${hex}`, `PK_LIVE_${hex}`,
-    ` pk_live_${hex}`, `pk_live_${hex} `, `pk_live_${hex}\n`, `sk_live_${hex}`, ADMIN_TOKEN
+    "",
+    `pk_live_${hex.slice(1)}`,
+    `pk_live_${hex}0`,
+    `pk_live_${hex.toUpperCase()}`,
+    `pk_prod_${hex}`,
+    `PK_LIVE_${hex}`,
+    ` pk_live_${hex}`,
+    `pk_live_${hex} `,
+    `pk_live_${hex}\n`,
+    `sk_live_${hex}`,
+    ADMIN_TOKEN
   ]) {
     t.equal(environmentOf(candidate), undefined, JSON.stringify(candidate))
   }
@@ -35,7 +44,16 @@ t.test("request timestamps are ISO 8601 date-times with an offset naming a real 
   for (const good of ["2026-08-01T00:00:00Z", "2026-08-01T00:00Z", "2026-08-01T12:30:45.123456+02:00", "2028-02-29T23:59:59-05:00"]) {
     t.ok(isIsoDateTime(good), good)
   }
-  for (const bad of ["2026", "2026-08-01", "2026-08-01T00:00:00", "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-08-01T24:00:00Z", "tomorrow", "1785542400"]) {
+  for (const bad of [
+    "2026",
+    "2026-08-01",
+    "2026-08-01T00:00:00",
+    "2026-02-30T00:00:00Z",
+    "2026-13-01T00:00:00Z",
+    "2026-08-01T24:00:00Z",
+    "tomorrow",
+    "1785542400"
+  ]) {
     t.notOk(isIsoDateTime(bad), bad)
   }
 })

@@ -26,9 +26,14 @@ interface Run {
 const pressroom = (database: TestDatabase, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> => {
   const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, PRESSROOM_KEY_ENVIRONMENT: _environment, ...inherited } = process.env
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: repositoryRoot, env: { ...inherited, ...database.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: repositoryRoot, env: { ...inherited, ...database.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+      }
+    )
   })
 }
 
@@ -39,18 +44,35 @@ const json = (t: TestContext, run: Run) => {
 }
 
 const authenticates = (database: TestDatabase, secret: string, environment: KeyEnvironment) =>
-  runWith(database, Effect.flatMap(ApiKeys, (keys) => keys.authenticate(secret, environment)).pipe(Effect.provide(ApiKeys.Default))).then(Option.isSome)
+  runWith(database, Effect.flatMap(ApiKeys, (keys) => keys.authenticate(secret, environment)).pipe(Effect.provide(ApiKeys.Default))).then(
+    Option.isSome
+  )
 
 await forEachDatabase(t, async (t, database) => {
-  const { account } = json(t, await pressroom(database, ["accounts", "create", "--name", "Acme Ltd", "--plan", "monthly", "--monthly-units", "40"]))
+  const { account } = json(
+    t,
+    await pressroom(database, ["accounts", "create", "--name", "Acme Ltd", "--plan", "monthly", "--monthly-units", "40"])
+  )
 
   await t.test("create an account and a key, then revoke it", async (t) => {
     t.match(account, { id: UUID, name: "Acme Ltd", plan: "monthly", monthlyUnits: 40 })
     t.same(Object.keys(account).sort(), ["createdAt", "id", "monthlyUnits", "name", "plan"])
 
-    const created = json(t, await pressroom(database, [
-      "keys", "create", "--account", account.id, "--scope", "documents.read", "--scope", "documents.render", "--expires-at", "2099-01-01T00:00:00Z"
-    ]))
+    const created = json(
+      t,
+      await pressroom(database, [
+        "keys",
+        "create",
+        "--account",
+        account.id,
+        "--scope",
+        "documents.read",
+        "--scope",
+        "documents.render",
+        "--expires-at",
+        "2099-01-01T00:00:00Z"
+      ])
+    )
     t.match(created.secret, /^pk_live_[0-9a-f]{32}$/)
     t.same(created.key, {
       id: created.key.id,
@@ -75,7 +97,11 @@ await forEachDatabase(t, async (t, database) => {
   await t.test("a key in the deployment's environment, credit packs, and the account's usage", async (t) => {
     const testKey = json(t, await pressroom(database, ["keys", "create", "--account", account.id], { PRESSROOM_KEY_ENVIRONMENT: "test" }))
     t.match(testKey.secret, /^pk_test_/, "without --environment, the deployment's environment")
-    t.same(testKey.key.scopes, ["documents.render", "documents.preview", "documents.read", "webhooks.manage", "templates.manage"], "every scope")
+    t.same(
+      testKey.key.scopes,
+      ["documents.render", "documents.preview", "documents.read", "webhooks.manage", "templates.manage"],
+      "every scope"
+    )
 
     const { usage } = json(t, await pressroom(database, ["credits", "add", "--account", account.id, "--packs", "2"]))
     t.match(usage, { used: 0, reserved: 0, remaining: 540, creditUnits: 500 })

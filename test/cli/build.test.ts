@@ -21,5 +21,9 @@ t.test("no package the build bundles looks for files beside itself", async (t) =
   const offenders = packages.filter((input) => !reviewed.has(input) && locating.test(readFileSync(join(repositoryRoot, input), "utf8")))
   t.same(offenders, [], `no bundled package file locates itself (else add its package to EXTERNAL: ${EXTERNAL.join(", ")})`)
   const computed = warnings.filter((warning) => warning.id === "unsupported-require-call" || warning.id === "unsupported-dynamic-import")
-  t.same(computed.map((warning) => `${warning.location?.file}: ${warning.text}`), [], "no require or import of a computed path")
+  t.same(
+    computed.map((warning) => `${warning.location?.file}: ${warning.text}`),
+    [],
+    "no require or import of a computed path"
+  )
 })

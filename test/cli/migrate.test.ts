@@ -14,8 +14,12 @@ import { startServer } from "../helpers/server.ts"
 
 const migrate = (env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(repositoryRoot, "bin", "pressroom.js"), "migrate"], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+    execFile(
+      process.execPath,
+      [join(repositoryRoot, "bin", "pressroom.js"), "migrate"],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+    )
   })
 
 const migrations = readdirSync(join(repositoryRoot, "migrations"))

@@ -7,7 +7,6 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { promisify } from "node:util"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
 import { isValidPdf, metadata, pdfText } from "../helpers/pdf.ts"
 import { sha256 } from "../helpers/render.ts"
@@ -25,16 +24,34 @@ interface Run {
 
 const pressroom = (args: ReadonlyArray<string>, input?: string): Promise<Run> =>
   new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, PRESSROOM_RENDER_WORKERS: "1" } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-    })
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: dir, env: { ...process.env, PRESSROOM_RENDER_WORKERS: "1" } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+      }
+    )
     if (input !== undefined) child.stdin!.end(input)
   })
 
 t.test("renders a file to a PDF and its provenance", async (t) => {
   const out = join(dir, "doc.pdf")
   const provenance = join(dir, "doc.json")
-  const run = await pressroom(["render", source, "--template", "executive", "--locale", "de", "--option", "pageNumbers=true", "-o", out, "--provenance", provenance])
+  const run = await pressroom([
+    "render",
+    source,
+    "--template",
+    "executive",
+    "--locale",
+    "de",
+    "--option",
+    "pageNumbers=true",
+    "-o",
+    out,
+    "--provenance",
+    provenance
+  ])
   t.equal(run.code, 0, run.stderr)
   const pdf = readFileSync(out)
   t.ok(isValidPdf(pdf))

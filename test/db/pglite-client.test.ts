@@ -39,10 +39,33 @@ t.test("rows read back as PGlite's own query reads them, for every stored type",
   await withClient(async (runtime) => {
     await runtime.runPromise(sql((sql) => sql.unsafe(CREATE_TABLE)))
     const rows = [
-      ["0e6c7c36-5d3b-4a43-9f0e-3b0f4d4b2a11", 7, "9007199254740993", 0.25, true, "plain", JSON.stringify({ a: [1, "x"], b: null }), new Date("2026-11-22T10:00:00.123Z"), "2026-11-01", new Uint8Array([0, 1, 254, 255])],
-      ["2f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9", null, null, null, false, "quote ' and \\ backslash", JSON.stringify("text"), null, null, null]
+      [
+        "0e6c7c36-5d3b-4a43-9f0e-3b0f4d4b2a11",
+        7,
+        "9007199254740993",
+        0.25,
+        true,
+        "plain",
+        JSON.stringify({ a: [1, "x"], b: null }),
+        new Date("2026-11-22T10:00:00.123Z"),
+        "2026-11-01",
+        new Uint8Array([0, 1, 254, 255])
+      ],
+      [
+        "2f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9",
+        null,
+        null,
+        null,
+        false,
+        "quote ' and \\ backslash",
+        JSON.stringify("text"),
+        null,
+        null,
+        null
+      ]
     ] as const
-    const insert = "insert into items (id, n, big, ratio, flag, label, body, at, day, bytes) values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)"
+    const insert =
+      "insert into items (id, n, big, ratio, flag, label, body, at, day, bytes) values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)"
     for (const row of rows) {
       await reference.query(insert, [...row])
       await runtime.runPromise(sql((sql) => sql.unsafe(insert, [...row])))
@@ -88,9 +111,16 @@ t.test("transactions commit and roll back prepared statements' writes", async (t
 
 t.test("more distinct statements than the cache holds all run, again and again", async (t) => {
   await withClient(async (runtime) => {
-    const answers = await runtime.runPromise(Effect.forEach(Array.from({ length: 600 }, (_, i) => i % 300), (i) =>
-      sql((sql) => sql.unsafe(`select $1::int + ${i} as answer`, [1]))))
-    t.same(answers.map((rows) => (rows[0] as any).answer), Array.from({ length: 600 }, (_, i) => 1 + (i % 300)))
+    const answers = await runtime.runPromise(
+      Effect.forEach(
+        Array.from({ length: 600 }, (_, i) => i % 300),
+        (i) => sql((sql) => sql.unsafe(`select $1::int + ${i} as answer`, [1]))
+      )
+    )
+    t.same(
+      answers.map((rows) => (rows[0] as any).answer),
+      Array.from({ length: 600 }, (_, i) => 1 + (i % 300))
+    )
   })
 })
 

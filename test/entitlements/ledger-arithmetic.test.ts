@@ -4,7 +4,17 @@
  */
 import fc from "fast-check"
 import t from "tap"
-import { monthlyAllowance, nextPool, PACK_UNITS, periodStartOf, poolFor, sourceOf, type Tally, UNLIMITED, usageOf } from "../../src/entitlements/allowance.ts"
+import {
+  monthlyAllowance,
+  nextPool,
+  PACK_UNITS,
+  periodStartOf,
+  poolFor,
+  sourceOf,
+  type Tally,
+  UNLIMITED,
+  usageOf
+} from "../../src/entitlements/allowance.ts"
 
 const empty: Tally = { allowanceCommitted: 0, allowanceReserved: 0, creditAdded: 0, creditCommitted: 0, creditReserved: 0 }
 
@@ -36,7 +46,11 @@ t.test("the allowance goes first, then packs, never a pool that cannot hold the 
   t.equal(poolFor(2, { ...empty, allowanceCommitted: 2, creditAdded: PACK_UNITS, creditCommitted: 250 }, 1), undefined)
   t.equal(poolFor(1, { ...empty, creditAdded: PACK_UNITS }, 2), "credit_pack", "two units do not straddle the pools")
   t.equal(nextPool(0, empty), "credit_pack", "an account without an allowance draws on packs")
-  t.equal(nextPool(25, { ...empty, allowanceCommitted: 25 }), "allowance", "an exhausted allowance is still where the next unit would come from")
+  t.equal(
+    nextPool(25, { ...empty, allowanceCommitted: 25 }),
+    "allowance",
+    "an exhausted allowance is still where the next unit would come from"
+  )
   t.equal(sourceOf("free", "allowance"), "free_trial")
   t.equal(sourceOf("yearly", "allowance"), "subscription")
   t.equal(sourceOf("monthly", "allowance"), "api_monthly")
@@ -46,28 +60,40 @@ t.test("the allowance goes first, then packs, never a pool that cannot hold the 
 
 t.test("used + reserved + remaining is the entitlement for every tally the ledger can reach", async () => {
   // Reachable: the allowance never holds more than itself, the packs never more than were added.
-  const reachable = fc.record({ allowance: fc.integer({ min: 0, max: 2000 }), packs: fc.integer({ min: 0, max: 20 }) }).chain(({ allowance, packs }) =>
-    fc.record({
-      allowance: fc.constant(allowance),
-      allowanceHeld: fc.integer({ min: 0, max: allowance }).chain((held) => fc.tuple(fc.constant(held), fc.integer({ min: 0, max: held }))),
-      creditAdded: fc.constant(packs * PACK_UNITS),
-      creditHeld: fc.integer({ min: 0, max: packs * PACK_UNITS }).chain((held) => fc.tuple(fc.constant(held), fc.integer({ min: 0, max: held })))
-    }))
+  const reachable = fc
+    .record({ allowance: fc.integer({ min: 0, max: 2000 }), packs: fc.integer({ min: 0, max: 20 }) })
+    .chain(({ allowance, packs }) =>
+      fc.record({
+        allowance: fc.constant(allowance),
+        allowanceHeld: fc
+          .integer({ min: 0, max: allowance })
+          .chain((held) => fc.tuple(fc.constant(held), fc.integer({ min: 0, max: held }))),
+        creditAdded: fc.constant(packs * PACK_UNITS),
+        creditHeld: fc
+          .integer({ min: 0, max: packs * PACK_UNITS })
+          .chain((held) => fc.tuple(fc.constant(held), fc.integer({ min: 0, max: held })))
+      })
+    )
   fc.assert(
-    fc.property(reachable, ({ allowance, allowanceHeld: [allowanceHeld, allowanceCommitted], creditAdded, creditHeld: [creditHeld, creditCommitted] }) => {
-      const tally: Tally = {
-        allowanceCommitted,
-        allowanceReserved: allowanceHeld - allowanceCommitted,
-        creditAdded,
-        creditCommitted,
-        creditReserved: creditHeld - creditCommitted
+    fc.property(
+      reachable,
+      ({ allowance, allowanceHeld: [allowanceHeld, allowanceCommitted], creditAdded, creditHeld: [creditHeld, creditCommitted] }) => {
+        const tally: Tally = {
+          allowanceCommitted,
+          allowanceReserved: allowanceHeld - allowanceCommitted,
+          creditAdded,
+          creditCommitted,
+          creditReserved: creditHeld - creditCommitted
+        }
+        const usage = usageOf(allowance, tally, new Date("2026-07-01T00:00:00Z"))
+        const pool = poolFor(allowance, tally, 1)
+        return (
+          usage.used + usage.reserved + usage.remaining === allowance + creditAdded &&
+          usage.creditUnits === creditAdded - creditHeld &&
+          (pool === undefined) === (usage.remaining === 0) &&
+          (pool === "credit_pack") === (allowanceHeld === allowance && creditHeld < creditAdded)
+        )
       }
-      const usage = usageOf(allowance, tally, new Date("2026-07-01T00:00:00Z"))
-      const pool = poolFor(allowance, tally, 1)
-      return usage.used + usage.reserved + usage.remaining === allowance + creditAdded &&
-        usage.creditUnits === creditAdded - creditHeld &&
-        (pool === undefined) === (usage.remaining === 0) &&
-        (pool === "credit_pack") === (allowanceHeld === allowance && creditHeld < creditAdded)
-    })
+    )
   )
 })

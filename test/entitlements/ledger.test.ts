@@ -52,12 +52,19 @@ t.test("Ledger", (t) =>
     const run = <A, E>(effect: Effect.Effect<A, E, Services>) => runtime.runPromise(effect)
 
     const newAccount = (plan: Plan, monthlyUnits: number | null = null) =>
-      run(Effect.map(Effect.flatMap(Accounts, (accounts) => accounts.create({ name: "Ledger test", plan, monthlyUnits })), (account) => account.id))
+      run(
+        Effect.map(
+          Effect.flatMap(Accounts, (accounts) => accounts.create({ name: "Ledger test", plan, monthlyUnits })),
+          (account) => account.id
+        )
+      )
     const ledger = <A, E>(use: (ledger: Ledger) => Effect.Effect<A, E, Services>) => run(Effect.flatMap(Ledger, use))
     /** `reserve` as the job supervisor calls it: inside its own transaction. */
     const reserve = async (accountId: string) => {
       const jobId = randomUUID()
-      await ledger((ledger) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(ledger.reserve({ accountId, jobId, units: 1 }))))
+      await ledger((ledger) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(ledger.reserve({ accountId, jobId, units: 1 })))
+      )
       return jobId
     }
     const tryReserve = (accountId: string) =>
@@ -66,37 +73,51 @@ t.test("Ledger", (t) =>
 
     await t.test("with one unit left, 20 concurrent reservations admit exactly one", async (t) => {
       const accountId = await newAccount("monthly", 1)
-      const outcomes = await run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
-        return yield* Effect.forEach(
-          Array.from({ length: 20 }),
-          () =>
-            // Each holds its transaction open a moment after reserving, so that the others wait on its lock.
-            sql.withTransaction(Effect.zipLeft(ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }), Effect.sleep(Duration.millis(20)))).pipe(
-              Effect.catchTag("SqlError", Effect.die),
-              Effect.either
-            ),
-          { concurrency: "unbounded" }
-        )
-      }))
+      const outcomes = await run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const ledger = yield* Ledger
+          return yield* Effect.forEach(
+            Array.from({ length: 20 }),
+            () =>
+              // Each holds its transaction open a moment after reserving, so that the others wait on its lock.
+              sql
+                .withTransaction(
+                  Effect.zipLeft(ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }), Effect.sleep(Duration.millis(20)))
+                )
+                .pipe(Effect.catchTag("SqlError", Effect.die), Effect.either),
+            { concurrency: "unbounded" }
+          )
+        })
+      )
       t.equal(outcomes.filter(Either.isRight).length, 1, "one admitted")
       const refused = outcomes.filter(Either.isLeft).map(refusal)
       t.equal(refused.length, 19, "19 refused")
-      t.ok(refused.every((error) => error.code === "quota_exhausted" && error.httpStatus === 402), "each with 402 quota_exhausted")
-      const rows = await run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ n: number }>`select count(*)::int as n from unit_reservations where account_id = ${accountId}`))
+      t.ok(
+        refused.every((error) => error.code === "quota_exhausted" && error.httpStatus === 402),
+        "each with 402 quota_exhausted"
+      )
+      const rows = await run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ n: number }>`select count(*)::int as n from unit_reservations where account_id = ${accountId}`
+        )
+      )
       t.equal(rows[0]!.n, 1, "one reservation row")
       t.match(await usage(accountId), { used: 0, reserved: 1, remaining: 0 })
     })
 
     await t.test("a refused reservation inside the caller's transaction writes nothing, and a rolled-back one holds nothing", async (t) => {
       const accountId = await newAccount("free", 1)
-      const rolledBack = await run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
-        return yield* sql.withTransaction(Effect.zipRight(ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }), Effect.fail("job insert failed" as const)))
-      }).pipe(Effect.either))
+      const rolledBack = await run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const ledger = yield* Ledger
+          return yield* sql.withTransaction(
+            Effect.zipRight(ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }), Effect.fail("job insert failed" as const))
+          )
+        }).pipe(Effect.either)
+      )
       t.same(rolledBack, Either.left("job insert failed"))
       t.equal((await usage(accountId)).remaining, 1, "the unit is still there")
       await reserve(accountId)
@@ -104,43 +125,46 @@ t.test("Ledger", (t) =>
       t.match(await usage(accountId), { used: 0, reserved: 1, remaining: 0 })
     })
 
-    await t.test("used + reserved + remaining is the entitlement through reserve, commit and release; allowance first, then packs", async (t) => {
-      const accountId = await newAccount("monthly", 3)
-      const before = await ledger((ledger) => ledger.addCreditPacks(accountId, 1))
-      const entitlement = 3 + 250
-      t.match(before, { used: 0, reserved: 0, remaining: entitlement, creditUnits: 250 })
+    await t.test(
+      "used + reserved + remaining is the entitlement through reserve, commit and release; allowance first, then packs",
+      async (t) => {
+        const accountId = await newAccount("monthly", 3)
+        const before = await ledger((ledger) => ledger.addCreditPacks(accountId, 1))
+        const entitlement = 3 + 250
+        t.match(before, { used: 0, reserved: 0, remaining: entitlement, creditUnits: 250 })
 
-      const sources: Array<string> = []
-      const jobs: Array<string> = []
-      for (let i = 0; i < 5; i++) {
-        const jobId = randomUUID()
-        const snapshot = await ledger((ledger) => ledger.reserve({ accountId, jobId, units: 1 }))
-        sources.push(snapshot.source)
-        jobs.push(jobId)
-        t.equal(entitlementOf(await usage(accountId)), entitlement, `invariant after reservation ${i + 1}`)
+        const sources: Array<string> = []
+        const jobs: Array<string> = []
+        for (let i = 0; i < 5; i++) {
+          const jobId = randomUUID()
+          const snapshot = await ledger((ledger) => ledger.reserve({ accountId, jobId, units: 1 }))
+          sources.push(snapshot.source)
+          jobs.push(jobId)
+          t.equal(entitlementOf(await usage(accountId)), entitlement, `invariant after reservation ${i + 1}`)
+        }
+        t.same(sources, ["api_monthly", "api_monthly", "api_monthly", "credit_pack", "credit_pack"], "the allowance first, then packs")
+        t.match(await usage(accountId), { used: 0, reserved: 5, remaining: entitlement - 5, creditUnits: 248 })
+
+        await ledger((ledger) => ledger.commit(jobs[0]!))
+        await ledger((ledger) => ledger.commit(jobs[3]!))
+        await ledger((ledger) => ledger.release(jobs[1]!))
+        await ledger((ledger) => ledger.release(jobs[4]!))
+        const settled = await usage(accountId)
+        t.match(settled, { used: 2, reserved: 1, remaining: entitlement - 3, creditUnits: 249 })
+        t.equal(entitlementOf(settled), entitlement, "invariant after commits and releases")
+
+        // Settling again, the other way, or a job that reserved nothing changes nothing.
+        await ledger((ledger) => ledger.commit(jobs[0]!))
+        await ledger((ledger) => ledger.release(jobs[0]!))
+        await ledger((ledger) => ledger.commit(jobs[1]!))
+        await ledger((ledger) => ledger.commit(randomUUID()))
+        await ledger((ledger) => ledger.release(randomUUID()))
+        t.same(await usage(accountId), settled, "commit and release are idempotent and ignore other jobs")
+
+        const next = await ledger((ledger) => ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }))
+        t.equal(next.source, "api_monthly", "a released allowance unit is used again before packs")
       }
-      t.same(sources, ["api_monthly", "api_monthly", "api_monthly", "credit_pack", "credit_pack"], "the allowance first, then packs")
-      t.match(await usage(accountId), { used: 0, reserved: 5, remaining: entitlement - 5, creditUnits: 248 })
-
-      await ledger((ledger) => ledger.commit(jobs[0]!))
-      await ledger((ledger) => ledger.commit(jobs[3]!))
-      await ledger((ledger) => ledger.release(jobs[1]!))
-      await ledger((ledger) => ledger.release(jobs[4]!))
-      const settled = await usage(accountId)
-      t.match(settled, { used: 2, reserved: 1, remaining: entitlement - 3, creditUnits: 249 })
-      t.equal(entitlementOf(settled), entitlement, "invariant after commits and releases")
-
-      // Settling again, the other way, or a job that reserved nothing changes nothing.
-      await ledger((ledger) => ledger.commit(jobs[0]!))
-      await ledger((ledger) => ledger.release(jobs[0]!))
-      await ledger((ledger) => ledger.commit(jobs[1]!))
-      await ledger((ledger) => ledger.commit(randomUUID()))
-      await ledger((ledger) => ledger.release(randomUUID()))
-      t.same(await usage(accountId), settled, "commit and release are idempotent and ignore other jobs")
-
-      const next = await ledger((ledger) => ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }))
-      t.equal(next.source, "api_monthly", "a released allowance unit is used again before packs")
-    })
+    )
 
     await t.test("a new month brings a fresh allowance; credit packs carry over", async (t) => {
       const accountId = await newAccount("free", 2)
@@ -156,8 +180,11 @@ t.test("Ledger", (t) =>
 
       const february = clockAt("2026-02-01T00:00:00.000Z")
       const startOfFebruary = await ledger((ledger) => Effect.withClock(ledger.usage(accountId), february))
-      t.same(startOfFebruary, { periodStart: "2026-02-01T00:00:00.000Z", used: 1, reserved: 0, remaining: 251, creditUnits: 249 },
-        "January's allowance units are gone from the count; the pack unit used in January stays used")
+      t.same(
+        startOfFebruary,
+        { periodStart: "2026-02-01T00:00:00.000Z", used: 1, reserved: 0, remaining: 251, creditUnits: 249 },
+        "January's allowance units are gone from the count; the pack unit used in January stays used"
+      )
       t.equal(entitlementOf(startOfFebruary), 2 + 250)
       const snapshot = await ledger((ledger) => Effect.withClock(ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }), february))
       t.equal(snapshot.source, "free_trial", "February starts on its allowance")
@@ -175,7 +202,11 @@ t.test("Ledger", (t) =>
     })
 
     await t.test("plan allowances and snapshot sources", async (t) => {
-      for (const [plan, allowance, source] of [["free", 25, "free_trial"], ["monthly", 500, "api_monthly"], ["yearly", 1000, "subscription"]] as const) {
+      for (const [plan, allowance, source] of [
+        ["free", 25, "free_trial"],
+        ["monthly", 500, "api_monthly"],
+        ["yearly", 1000, "subscription"]
+      ] as const) {
         const accountId = await newAccount(plan)
         t.equal((await usage(accountId)).remaining, allowance, `${plan}: ${allowance} units a month`)
         const snapshot = await ledger((ledger) => ledger.reserve({ accountId, jobId: randomUUID(), units: 1 }))
@@ -203,7 +234,13 @@ t.test("Ledger", (t) =>
     await t.test("a preview's snapshot reserves nothing", async (t) => {
       const accountId = await newAccount("free", 1)
       const preview = await ledger((ledger) => Effect.withClock(ledger.snapshot(accountId, 0), clockAt("2026-03-04T05:06:07.000Z")))
-      t.same(preview, { capturedAt: "2026-03-04T05:06:07.000Z", catalogVersion: CATALOG_VERSION, plan: "free", source: "free_trial", units: 0 })
+      t.same(preview, {
+        capturedAt: "2026-03-04T05:06:07.000Z",
+        catalogVersion: CATALOG_VERSION,
+        plan: "free",
+        source: "free_trial",
+        units: 0
+      })
       t.equal((await usage(accountId)).remaining, 1, "nothing reserved")
       const credits = await newAccount("credits")
       await ledger((ledger) => ledger.addCreditPacks(credits, 1))
@@ -220,4 +257,5 @@ t.test("Ledger", (t) =>
       }
       t.equal((await usage(accountId)).creditUnits, 0, "nothing was added")
     })
-  }))
+  })
+)

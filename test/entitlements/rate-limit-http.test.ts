@@ -22,22 +22,28 @@ const create = (server: RunningServer, token: string, key: string, name: string)
 
 t.test("rate limits over HTTP", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const accounts = await runWith(database, Effect.orDie(Effect.gen(function*() {
-      const scoped = yield* insertAccountWithKey()
-      return {
-        limited: yield* insertAccountWithKey(),
-        shared: yield* insertAccountWithKey(),
-        crossProcess: yield* insertAccountWithKey(),
-        scoped,
-        readOnlyKey: yield* insertKey(scoped.accountId, ["documents.read"])
-      }
-    })))
+    const accounts = await runWith(
+      database,
+      Effect.orDie(
+        Effect.gen(function* () {
+          const scoped = yield* insertAccountWithKey()
+          return {
+            limited: yield* insertAccountWithKey(),
+            shared: yield* insertAccountWithKey(),
+            crossProcess: yield* insertAccountWithKey(),
+            scoped,
+            readOnlyKey: yield* insertKey(scoped.accountId, ["documents.read"])
+          }
+        })
+      )
+    )
     const env = { ...database.env, PRESSROOM_RATE_LIMIT_WRITE_PER_MINUTE: String(WRITES_PER_MINUTE) }
     const server = await startServer(t, env)
     const { key } = accounts.limited
 
     await t.test("the write after the capacity is a 429 that says when to retry", async (t) => {
-      for (let i = 1; i <= WRITES_PER_MINUTE; i++) t.equal((await create(server, key, `write-key-${i}`, `write ${i}`)).status, 201, `write ${i}`)
+      for (let i = 1; i <= WRITES_PER_MINUTE; i++)
+        t.equal((await create(server, key, `write-key-${i}`, `write ${i}`)).status, 201, `write ${i}`)
       const limited = await create(server, key, "limited-key-1", "limited")
       t.equal(limited.status, 429)
       t.equal(limited.body.contractVersion, "publishing.lifecycle.v1")
@@ -52,7 +58,10 @@ t.test("rate limits over HTTP", (t) =>
 
       const read = await requestJson(server, "GET", "/api/v2/templates", { token: key })
       t.equal(read.status, 200, "reads have a bucket of their own")
-      t.notOk(read.body.templates.some((x: { name: string }) => x.name === "limited"), "the limited request created nothing")
+      t.notOk(
+        read.body.templates.some((x: { name: string }) => x.name === "limited"),
+        "the limited request created nothing"
+      )
     })
 
     await t.test("a request refused for its key's scope spends no token of the owner's bucket", async (t) => {
@@ -60,7 +69,11 @@ t.test("rate limits over HTTP", (t) =>
         t.equal((await create(server, accounts.readOnlyKey, `forbidden-key-${i}`, `forbidden ${i}`)).status, 403, `forbidden ${i}`)
       }
       for (let i = 1; i <= WRITES_PER_MINUTE; i++) {
-        t.equal((await create(server, accounts.scoped.key, `scoped-key-${i}`, `scoped ${i}`)).status, 201, `the owner's write ${i} still has its token`)
+        t.equal(
+          (await create(server, accounts.scoped.key, `scoped-key-${i}`, `scoped ${i}`)).status,
+          201,
+          `the owner's write ${i} still has its token`
+        )
       }
     })
 
@@ -74,14 +87,18 @@ t.test("rate limits over HTTP", (t) =>
       await t.test("two server processes draw from one bucket", async (t) => {
         const token = accounts.shared.key
         const statuses = []
-        for (const [i, target] of [server, second, server, second].entries()) statuses.push((await create(target, token, `shared-key-${i}`, `shared ${i}`)).status)
+        for (const [i, target] of [server, second, server, second].entries())
+          statuses.push((await create(target, token, `shared-key-${i}`, `shared ${i}`)).status)
         t.same(statuses, [201, 201, 201, 429], "three writes in all, whichever process serves them")
       })
 
       await t.test("one Idempotency-Key sent to two processes at once executes once", async (t) => {
         const token = accounts.crossProcess.key
         const responses = await Promise.all([server, second, server].map((target) => create(target, token, "cross-process-key", "once")))
-        t.same(responses.map((r) => r.status), [201, 201, 201])
+        t.same(
+          responses.map((r) => r.status),
+          [201, 201, 201]
+        )
         t.equal(new Set(responses.map((r) => JSON.stringify(r.body))).size, 1, "one body")
         t.equal(responses.filter((r) => r.headers.get("idempotency-replayed") === "true").length, 2, "two replays")
         const listed = await requestJson(second, "GET", "/api/v2/templates", { token })
@@ -90,13 +107,19 @@ t.test("rate limits over HTTP", (t) =>
     }
 
     await Promise.all(servers.map((s) => s.stop()))
-    const saved = await runWith(database, Effect.orDie(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const [templates] = yield* sql<{ n: number }>`
+    const saved = await runWith(
+      database,
+      Effect.orDie(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const [templates] = yield* sql<{ n: number }>`
         select count(*)::int as n from custom_templates where account_id = ${accounts.limited.accountId} and name = 'limited'`
-      const [records] = yield* sql<{ n: number }>`
+          const [records] = yield* sql<{ n: number }>`
         select count(*)::int as n from idempotency_records where account_id = ${accounts.limited.accountId} and key = 'limited-key-1'`
-      return { templates: templates!.n, records: records!.n }
-    })))
+          return { templates: templates!.n, records: records!.n }
+        })
+      )
+    )
     t.same(saved, { templates: 0, records: 0 }, "the 429 saved no template and no idempotency record")
-  }))
+  })
+)

@@ -19,7 +19,7 @@ export interface CreatedAccount {
 
 /** A new key of `accountId` with `scopes` (every scope when left out). */
 export const insertKey = (accountId: string, scopes: ReadonlyArray<ApiScope> = ALL_SCOPES) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const key = `pk_live_${randomBytes(16).toString("hex")}`
     const secretSha256 = createHash("sha256").update(key).digest("hex")
@@ -32,7 +32,7 @@ export const insertKey = (accountId: string, scopes: ReadonlyArray<ApiScope> = A
 
 /** A new account with one key, as an effect on a database client. */
 export const insertAccountWithKey = (options: { readonly plan?: Plan; readonly scopes?: ReadonlyArray<ApiScope> } = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const accountId = randomUUID()
     yield* sql`insert into accounts (id, name, plan) values (${accountId}, 'Test account', ${options.plan ?? "monthly"})`

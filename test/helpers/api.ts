@@ -41,7 +41,11 @@ export const createAccount = async (
 ): Promise<TestAccount> => {
   const account = await requestJson(server, "POST", "/admin/v1/accounts", {
     token: ADMIN_TOKEN,
-    body: { name: options.name ?? "Test account", plan: options.plan ?? "monthly", ...(options.monthlyUnits !== undefined ? { monthlyUnits: options.monthlyUnits } : {}) }
+    body: {
+      name: options.name ?? "Test account",
+      plan: options.plan ?? "monthly",
+      ...(options.monthlyUnits !== undefined ? { monthlyUnits: options.monthlyUnits } : {})
+    }
   })
   if (account.status !== 201) throw new Error(`account creation failed: ${account.status} ${JSON.stringify(account.body)}`)
   const accountId = account.body.account.id as string

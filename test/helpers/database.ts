@@ -30,7 +30,12 @@ export interface TestDatabase {
 }
 
 const migrationsHash = createHash("sha256")
-  .update(readdirSync(join(repositoryRoot, "migrations")).sort().map((f) => readFileSync(join(repositoryRoot, "migrations", f), "utf8")).join("\0"))
+  .update(
+    readdirSync(join(repositoryRoot, "migrations"))
+      .sort()
+      .map((f) => readFileSync(join(repositoryRoot, "migrations", f), "utf8"))
+      .join("\0")
+  )
   .digest("hex")
   .slice(0, 16)
 
@@ -43,9 +48,13 @@ const pgliteTemplate = async (): Promise<string> => {
   if (existsSync(cache)) return cache
   const building = `${cache}.${process.pid}.${randomBytes(4).toString("hex")}`
   mkdirSync(building, { recursive: true })
-  await Effect.runPromise(Effect.scoped(Layer.build(PgliteClient.layer({ dataDir: building })).pipe(
-    Effect.flatMap((context) => Effect.provide(Effect.orDie(migrate), context))
-  )))
+  await Effect.runPromise(
+    Effect.scoped(
+      Layer.build(PgliteClient.layer({ dataDir: building })).pipe(
+        Effect.flatMap((context) => Effect.provide(Effect.orDie(migrate), context))
+      )
+    )
+  )
   try {
     renameSync(building, cache)
   } catch {
@@ -100,10 +109,7 @@ export const freshDatabase = (kind: DatabaseKind, serverUrl = postgresServerUrl)
 }
 
 /** Runs `body` once per available database, each in a subtest with a fresh database dropped afterwards. */
-export const forEachDatabase = async (
-  t: TestContext,
-  body: (t: TestContext, database: TestDatabase) => Promise<void>
-): Promise<void> => {
+export const forEachDatabase = async (t: TestContext, body: (t: TestContext, database: TestDatabase) => Promise<void>): Promise<void> => {
   if (!postgresServerUrl) t.comment("PRESSROOM_TEST_DATABASE_URL is not set: PostgreSQL runs skipped, PGlite only")
   for (const kind of databaseKinds) {
     await t.test(kind, async (t) => {

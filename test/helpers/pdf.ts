@@ -19,8 +19,7 @@ export interface PdfChar {
   readonly y: number
 }
 
-export const openPdf = (bytes: Uint8Array): mupdf.Document =>
-  mupdf.Document.openDocument(bytes, "application/pdf")
+export const openPdf = (bytes: Uint8Array): mupdf.Document => mupdf.Document.openDocument(bytes, "application/pdf")
 
 export const pageCount = (bytes: Uint8Array): number => openPdf(bytes).countPages()
 
@@ -64,25 +63,28 @@ export const pdfChars = (bytes: Uint8Array): Array<PdfChar> => {
   const doc = openPdf(bytes)
   const chars: Array<PdfChar> = []
   for (let i = 0; i < doc.countPages(); i++) {
-    doc.loadPage(i).toStructuredText("preserve-whitespace").walk({
-      onChar(c, origin, font, size, quad, color) {
-        const xs = [quad[0], quad[2], quad[4], quad[6]]
-        chars.push({ c, font: font.getName(), size, color: [...color], page: i, x0: Math.min(...xs), x1: Math.max(...xs), y: origin[1] })
-      }
-    })
+    doc
+      .loadPage(i)
+      .toStructuredText("preserve-whitespace")
+      .walk({
+        onChar(c, origin, font, size, quad, color) {
+          const xs = [quad[0], quad[2], quad[4], quad[6]]
+          chars.push({ c, font: font.getName(), size, color: [...color], page: i, x0: Math.min(...xs), x1: Math.max(...xs), y: origin[1] })
+        }
+      })
   }
   return chars
 }
 
 /** Names of the fonts that draw any character (subset prefixes like "ABCDEF+" removed). */
-export const fontNames = (bytes: Uint8Array): Array<string> =>
-  [...new Set(pdfChars(bytes).map((ch) => stripSubset(ch.font)))].sort()
+export const fontNames = (bytes: Uint8Array): Array<string> => [...new Set(pdfChars(bytes).map((ch) => stripSubset(ch.font)))].sort()
 
 export const stripSubset = (name: string): string => name.replace(/^[A-Z]{6}\+/, "")
 
 /** The font (subset prefix removed) used for each drawn occurrence of `char`. */
-export const fontsOf = (chars: ReadonlyArray<PdfChar>, char: string): Array<string> =>
-  [...new Set(chars.filter((ch) => ch.c === char).map((ch) => stripSubset(ch.font)))]
+export const fontsOf = (chars: ReadonlyArray<PdfChar>, char: string): Array<string> => [
+  ...new Set(chars.filter((ch) => ch.c === char).map((ch) => stripSubset(ch.font)))
+]
 
 /** BaseFont names declared in the PDF's font dictionaries (embedded fonts). */
 export const declaredFonts = (bytes: Uint8Array): Array<string> => {
@@ -134,7 +136,14 @@ export const imageCounts = (bytes: Uint8Array): Array<number> => {
   const out: Array<number> = []
   for (let i = 0; i < doc.countPages(); i++) {
     let n = 0
-    doc.loadPage(i).toStructuredText("preserve-images").walk({ onImageBlock() { n++ } })
+    doc
+      .loadPage(i)
+      .toStructuredText("preserve-images")
+      .walk({
+        onImageBlock() {
+          n++
+        }
+      })
     out.push(n)
   }
   return out
@@ -144,9 +153,15 @@ export const imageCounts = (bytes: Uint8Array): Array<number> => {
 export const drawCounts = (bytes: Uint8Array, page = 0): { paths: number; images: number } => {
   const counts = { paths: 0, images: 0 }
   const device = new mupdf.Device({
-    fillPath() { counts.paths++ },
-    strokePath() { counts.paths++ },
-    fillImage() { counts.images++ }
+    fillPath() {
+      counts.paths++
+    },
+    strokePath() {
+      counts.paths++
+    },
+    fillImage() {
+      counts.images++
+    }
   })
   openPdf(bytes).loadPage(page).run(device, mupdf.Matrix.identity)
   device.close()

@@ -4,7 +4,11 @@ import { createHash } from "node:crypto"
 export const sha256 = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex")
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-export const mapLimit = async <A, B>(items: ReadonlyArray<A>, limit: number, fn: (item: A, index: number) => Promise<B>): Promise<Array<B>> => {
+export const mapLimit = async <A, B>(
+  items: ReadonlyArray<A>,
+  limit: number,
+  fn: (item: A, index: number) => Promise<B>
+): Promise<Array<B>> => {
   const out = new Array<B>(items.length)
   let next = 0
   const run = async () => {

@@ -30,8 +30,16 @@ const commands = {
   node: [process.execPath, "--single-threaded-gc", join(repositoryRoot, "bin", "pressroom.js"), "serve"],
   deno: [
     join(repositoryRoot, "node_modules", "deno", "deno"),
-    "run", "--v8-flags=--single-threaded-gc", "--allow-read", "--allow-write", "--allow-env", "--allow-sys", "--allow-run", "--allow-net",
-    join(repositoryRoot, "src", "cli", "main.ts"), "serve"
+    "run",
+    "--v8-flags=--single-threaded-gc",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-sys",
+    "--allow-run",
+    "--allow-net",
+    join(repositoryRoot, "src", "cli", "main.ts"),
+    "serve"
   ]
 } as const
 

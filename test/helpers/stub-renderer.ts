@@ -49,16 +49,17 @@ const rendered = (request: RenderRequest): RenderResult => ({
 })
 
 /** The stub, and how many times each document was rendered (attempts, interrupted ones included). */
-export const stubRenderer = Effect.gen(function*() {
+export const stubRenderer = Effect.gen(function* () {
   const attempts = yield* Ref.make(new Map<string, number>())
   const render = (request: RenderRequest): Effect.Effect<RenderResult, RenderingFailed> =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const attempt = yield* Ref.modify(attempts, (counts) => {
         const n = (counts.get(request.markdown) ?? 0) + 1
         return [n, new Map(counts).set(request.markdown, n)]
       })
       const [command, argument] = request.markdown.trim().split(/\s+/)
-      if (command === "reject") return yield* Effect.fail(new RenderingFailed({ reason: "rejected", message: "the document was refused", diagnostics: [] }))
+      if (command === "reject")
+        return yield* Effect.fail(new RenderingFailed({ reason: "rejected", message: "the document was refused", diagnostics: [] }))
       if (command === "crash" && attempt <= Number(argument)) {
         return yield* Effect.fail(new RenderingFailed({ reason: "crashed", message: "the compiler worker crashed", diagnostics: [] }))
       }
@@ -66,5 +67,8 @@ export const stubRenderer = Effect.gen(function*() {
       return rendered(request)
     })
   const service = RenderService.make({ render, workerReplacements: () => noWorkerReplacements, catalogSha256: hash("catalog") })
-  return { layer: Layer.succeed(RenderService, service), attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0) }
+  return {
+    layer: Layer.succeed(RenderService, service),
+    attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0)
+  }
 })

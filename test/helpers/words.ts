@@ -25,8 +25,7 @@ const UNSPACED: ReadonlySet<Locale> = new Set(["ja", "zh-CN"])
 
 const fold = (text: string, locale: Locale) => text.normalize("NFC").replace(BIDI_CONTROLS, "").toLocaleUpperCase(locale)
 
-const wordPattern = (locale: Locale) =>
-  localeData[locale].dir === "rtl" ? /[\p{L}\p{M}]+|\p{N}+/gu : /[\p{L}\p{M}\p{N}]+/gu
+const wordPattern = (locale: Locale) => (localeData[locale].dir === "rtl" ? /[\p{L}\p{M}]+|\p{N}+/gu : /[\p{L}\p{M}\p{N}]+/gu)
 
 /** The words of `text` as this locale's comparison counts them, in order. */
 export const wordsOf = (text: string, locale: Locale): Array<string> => fold(text, locale).match(wordPattern(locale)) ?? []
@@ -35,7 +34,7 @@ export const wordsOf = (text: string, locale: Locale): Array<string> => fold(tex
 export const softHyphenBreaks = (mupdfText: string): Array<readonly [string, string]> =>
   [...mupdfText.normalize("NFC").matchAll(/([\p{L}\p{M}]+)\u00ad[ \t]*\n\s*([\p{L}\p{M}]+)/gu)].map((m) => [m[1]!, m[2]!] as const)
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * Undoes what a reader's copy does (see the module comment). `breaks` are mupdf's soft-hyphen line
@@ -43,11 +42,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
  */
 const asRead = (text: string, locale: Locale, breaks: ReadonlyArray<readonly [string, string]>, words: ReadonlySet<string>): string => {
   let out = text.normalize("NFC").replace(/\u00ad[ \t]*\n\s*/gu, "")
-  for (const [tail, head] of breaks) out = out.replace(new RegExp(`${escape(tail)}-?[ \\t]*\\n\\s*${escape(head)}`, "u"), tail + head)
+  for (const [tail, head] of breaks)
+    out = out.replace(new RegExp(`${escapeRegExp(tail)}-?[ \\t]*\\n\\s*${escapeRegExp(head)}`, "u"), tail + head)
   out = fold(out, locale)
   if (locale === "ko") {
     out = out.replace(/([\p{L}\p{M}\p{N}]+)[ \t]*\n\s*([\p{L}\p{M}\p{N}]+)/gu, (line, tail: string, head: string) =>
-      /\p{Script=Hangul}/u.test(tail.slice(-1) + head[0]) && words.has(tail + head) ? tail + head : line)
+      /\p{Script=Hangul}/u.test(tail.slice(-1) + head[0]) && words.has(tail + head) ? tail + head : line
+    )
   }
   return out
 }

@@ -17,14 +17,19 @@ const body = (name: string) => ({ name, baseTemplateId: "clean", options: { pape
 
 t.test("idempotency over HTTP", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const { owner, other } = await runWith(database, Effect.orDie(Effect.all({ owner: insertAccountWithKey(), other: insertAccountWithKey() })))
+    const { owner, other } = await runWith(
+      database,
+      Effect.orDie(Effect.all({ owner: insertAccountWithKey(), other: insertAccountWithKey() }))
+    )
     const server = await startServer(t, { ...database.env, PRESSROOM_IDEMPOTENCY_TTL_SECONDS: String(TTL_SECONDS) })
     const create = (key: string, payload: unknown, token = owner.key) =>
       requestJson(server, "POST", "/api/v2/templates", { token, body: payload, headers: { "idempotency-key": key } })
     const remove = (key: string, id: string) =>
       requestJson(server, "DELETE", `/api/v2/templates/${id}`, { token: owner.key, headers: { "idempotency-key": key } })
     const templateNames = async (token = owner.key) =>
-      (await requestJson(server, "GET", "/api/v2/templates", { token })).body.templates.map((x: { name: string }) => x.name) as Array<string>
+      (await requestJson(server, "GET", "/api/v2/templates", { token })).body.templates.map(
+        (x: { name: string }) => x.name
+      ) as Array<string>
 
     await t.test("a repeated request replays the saved response and creates nothing", async (t) => {
       const first = await create("replay-key-1", body("replayed"))
@@ -36,7 +41,11 @@ t.test("idempotency over HTTP", (t) =>
       t.equal(second.headers.get("location"), first.headers.get("location"), "same Location")
       t.equal(second.headers.get("idempotency-replayed"), "true")
       t.not(second.headers.get("x-correlation-id"), first.headers.get("x-correlation-id"), "a fresh correlation id")
-      t.same((await templateNames()).filter((name) => name === "replayed"), ["replayed"], "one template")
+      t.same(
+        (await templateNames()).filter((name) => name === "replayed"),
+        ["replayed"],
+        "one template"
+      )
     })
 
     await t.test("the same key with a different body is a 409 conflict", async (t) => {
@@ -52,10 +61,17 @@ t.test("idempotency over HTTP", (t) =>
 
     await t.test("concurrent duplicates: one template, one body, all but one replayed", async (t) => {
       const responses = await Promise.all(Array.from({ length: 10 }, () => create("concurrent-key-1", body("concurrent"))))
-      t.same(responses.map((r) => r.status), Array(10).fill(201))
+      t.same(
+        responses.map((r) => r.status),
+        Array(10).fill(201)
+      )
       t.equal(new Set(responses.map((r) => JSON.stringify(r.body))).size, 1, "every response has the same body")
       t.equal(responses.filter((r) => r.headers.get("idempotency-replayed") === "true").length, 9)
-      t.same((await templateNames()).filter((name) => name === "concurrent"), ["concurrent"], "one template")
+      t.same(
+        (await templateNames()).filter((name) => name === "concurrent"),
+        ["concurrent"],
+        "one template"
+      )
     })
 
     await t.test("a saved error is replayed with the new request's correlation id", async (t) => {
@@ -94,4 +110,5 @@ t.test("idempotency over HTTP", (t) =>
       t.equal(later.headers.get("idempotency-replayed"), null, "executed afresh")
       t.not(later.body.template.id, first.body.template.id, "a new template")
     })
-  }))
+  })
+)

@@ -30,24 +30,29 @@ import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
 import { stubRenderer } from "../helpers/stub-renderer.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-const config = ConfigProvider.fromMap(new Map([
-  ["PRESSROOM_RENDER_WORKERS", "2"],
-  ["PRESSROOM_JOB_LEASE_MS", "3000"]
-]))
+const config = ConfigProvider.fromMap(
+  new Map([
+    ["PRESSROOM_RENDER_WORKERS", "2"],
+    ["PRESSROOM_JOB_LEASE_MS", "3000"]
+  ])
+)
 
 const spec = (markdown: string) => ({ markdown, templateId: "clean", locale: "en", options: {}, filename: "document.pdf" })
 
 /** A new owner with every scope, as an authenticated request's principal. */
-const newOwner = Effect.map(Effect.orDie(insertAccountWithKey()), ({ accountId }): Principal => ({
-  accountId,
-  keyId: accountId,
-  plan: "monthly",
-  scopes: new Set(["documents.render"])
-}))
+const newOwner = Effect.map(
+  Effect.orDie(insertAccountWithKey()),
+  ({ accountId }): Principal => ({
+    accountId,
+    keyId: accountId,
+    plan: "monthly",
+    scopes: new Set(["documents.render"])
+  })
+)
 
 /** The rows a job leaves: its units by state, its artifacts, its events. */
 const traces = (jobId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const units = yield* sql<{ state: string }>`select state from unit_reservations where job_id = ${jobId}`
     const artifacts = yield* sql<{ id: string }>`select id from artifacts where job_id = ${jobId}`
@@ -66,7 +71,7 @@ const withPlatform = async (t: TestContext, database: TestDatabase) => {
 
 /** Admits a final job of `markdown` and waits up to `waitMs` for it to end. */
 const convert = (markdown: string, waitMs = 30_000, owner?: Principal) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const jobs = yield* Jobs
     const principal = owner ?? (yield* newOwner)
     const job = yield* jobs.admitAndAwait(
@@ -119,22 +124,24 @@ t.test("jobs in process", (t) =>
     })
 
     await t.test("a cancel ends a queued job at once and interrupts a running one; both release their unit", async (t) => {
-      const ended = await run(Effect.gen(function*() {
-        const jobs = yield* Jobs
-        const owner = yield* newOwner
-        // Both slots hold a render, so the third job waits in the queue.
-        const running = yield* Effect.forEach(["hold", "hold"], (markdown) => convert(markdown, 300, owner))
-        const { job: queued } = yield* convert("# Waits", 300, owner)
-        const cancelledQueued = yield* jobs.cancel(owner, queued.id)
-        const cancelledRunning = yield* jobs.cancel(owner, running[0]!.job.id)
-        yield* jobs.cancel(owner, running[1]!.job.id)
-        let held: Job = cancelledRunning
-        for (let i = 0; i < 100 && held.status === "running"; i++) {
-          yield* Effect.sleep("50 millis")
-          held = Option.getOrThrow(yield* (yield* JobStore).find(held.id))
-        }
-        return { queuedBefore: queued.status, cancelledQueued, runningAtCancel: cancelledRunning.status, held }
-      }))
+      const ended = await run(
+        Effect.gen(function* () {
+          const jobs = yield* Jobs
+          const owner = yield* newOwner
+          // Both slots hold a render, so the third job waits in the queue.
+          const running = yield* Effect.forEach(["hold", "hold"], (markdown) => convert(markdown, 300, owner))
+          const { job: queued } = yield* convert("# Waits", 300, owner)
+          const cancelledQueued = yield* jobs.cancel(owner, queued.id)
+          const cancelledRunning = yield* jobs.cancel(owner, running[0]!.job.id)
+          yield* jobs.cancel(owner, running[1]!.job.id)
+          let held: Job = cancelledRunning
+          for (let i = 0; i < 100 && held.status === "running"; i++) {
+            yield* Effect.sleep("50 millis")
+            held = Option.getOrThrow(yield* (yield* JobStore).find(held.id))
+          }
+          return { queuedBefore: queued.status, cancelledQueued, runningAtCancel: cancelledRunning.status, held }
+        })
+      )
       t.equal(ended.queuedBefore, "queued")
       t.equal(ended.cancelledQueued.status, "cancelled", "the queued job is cancelled at once")
       t.equal(ended.runningAtCancel, "running", "the running job is asked to stop")
@@ -144,7 +151,8 @@ t.test("jobs in process", (t) =>
         t.same(await run(traces(job.id)), { units: ["released"], artifacts: 0, events: ["job.cancelled"] })
       }
     })
-  }))
+  })
+)
 
 t.test("a lapsed lease", (t) =>
   forEachDatabase(t, async (t, database) => {
@@ -159,15 +167,25 @@ t.test("a lapsed lease", (t) =>
 
     /** A final job whose holder's lease has lapsed on its `attempt`th attempt. */
     const lapsedJob = (attempt: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* JobStore
         const sql = yield* SqlClient.SqlClient
         const principal = yield* newOwner
         const entitlement = yield* (yield* Ledger).snapshot(principal.accountId, 0)
         const job = yield* store.insert({
-          id: crypto.randomUUID(), accountId: principal.accountId, documentId: null, revisionId: null, purpose: "final",
-          channel: "rest_v1", renderSpec: spec("# Lapsed"), requestSha256: "0".repeat(64), entitlement,
-          provenance: admittedProvenance({ principal, purpose: "final", channel: "rest_v1", spec: spec("# Lapsed"), requestSha256: "0".repeat(64) }, "0".repeat(64))
+          id: crypto.randomUUID(),
+          accountId: principal.accountId,
+          documentId: null,
+          revisionId: null,
+          purpose: "final",
+          channel: "rest_v1",
+          renderSpec: spec("# Lapsed"),
+          requestSha256: "0".repeat(64),
+          entitlement,
+          provenance: admittedProvenance(
+            { principal, purpose: "final", channel: "rest_v1", spec: spec("# Lapsed"), requestSha256: "0".repeat(64) },
+            "0".repeat(64)
+          )
         })
         yield* Effect.orDie(sql`
           insert into unit_reservations (id, account_id, job_id, period_start, source, units, state)
@@ -179,16 +197,24 @@ t.test("a lapsed lease", (t) =>
       })
 
     await t.test("re-queues it after the backoff before its next attempt, under a new fencing token", async (t) => {
-      const result = await run(Effect.gen(function*() {
-        const store = yield* JobStore
-        const sql = yield* SqlClient.SqlClient
-        const claim = yield* lapsedJob(1)
-        yield* rescueLapsedJobs
-        const [row] = yield* Effect.orDie(sql<{ status: string; fencing_token: number; due_in: number }>`
+      const result = await run(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const sql = yield* SqlClient.SqlClient
+          const claim = yield* lapsedJob(1)
+          yield* rescueLapsedJobs
+          const [row] = yield* Effect.orDie(sql<{ status: string; fencing_token: number; due_in: number }>`
           select status, fencing_token, extract(epoch from next_attempt_at - now())::float8 as due_in from jobs where id = ${claim.job.id}`)
-        const staleWrite = yield* store.markEnded(claim, "failed", { category: "internal", code: "internal_error", httpStatus: 500, message: "stale", retryable: true })
-        return { row: row!, claim, staleWrite }
-      }))
+          const staleWrite = yield* store.markEnded(claim, "failed", {
+            category: "internal",
+            code: "internal_error",
+            httpStatus: 500,
+            message: "stale",
+            retryable: true
+          })
+          return { row: row!, claim, staleWrite }
+        })
+      )
       t.equal(result.row.status, "queued")
       t.equal(result.row.fencing_token, result.claim.fencingToken + 1, "the fencing token moved on")
       const backoff = delayBeforeAttempt(2) / 1000
@@ -197,26 +223,31 @@ t.test("a lapsed lease", (t) =>
     })
 
     await t.test("fails it, releasing its unit, when it was the last attempt", async (t) => {
-      const result = await run(Effect.gen(function*() {
-        const claim = yield* lapsedJob(MAX_ATTEMPTS)
-        yield* rescueLapsedJobs
-        const job = Option.getOrThrow(yield* (yield* JobStore).find(claim.job.id))
-        return { job, traces: yield* traces(job.id) }
-      }))
+      const result = await run(
+        Effect.gen(function* () {
+          const claim = yield* lapsedJob(MAX_ATTEMPTS)
+          yield* rescueLapsedJobs
+          const job = Option.getOrThrow(yield* (yield* JobStore).find(claim.job.id))
+          return { job, traces: yield* traces(job.id) }
+        })
+      )
       t.equal(result.job.status, "failed")
       t.match(result.job.error, { code: "internal_error" })
       t.same(result.traces, { units: ["released"], artifacts: 0, events: ["job.failed"] })
     })
 
     await t.test("cancels it when a cancel was waiting for it", async (t) => {
-      const result = await run(Effect.gen(function*() {
-        const store = yield* JobStore
-        const claim = yield* lapsedJob(1)
-        yield* store.requestCancel(claim.job.id)
-        yield* rescueLapsedJobs
-        return Option.getOrThrow(yield* store.find(claim.job.id))
-      }))
+      const result = await run(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const claim = yield* lapsedJob(1)
+          yield* store.requestCancel(claim.job.id)
+          yield* rescueLapsedJobs
+          return Option.getOrThrow(yield* store.find(claim.job.id))
+        })
+      )
       t.equal(result.status, "cancelled")
       t.match(result.error, { code: "job_cancelled" })
     })
-  }))
+  })
+)

@@ -32,7 +32,13 @@ if (!postgresServerUrl) {
   const query = async <T = any>(text: string, values: Array<unknown> = []) => (await db.query(text, values)).rows as Array<T>
 
   /** Waits until `predicate` holds for the rows of `text`. */
-  const waitFor = async <T>(text: string, values: Array<unknown>, predicate: (rows: Array<T>) => boolean, what: string, timeoutMs = 60_000) => {
+  const waitFor = async <T>(
+    text: string,
+    values: Array<unknown>,
+    predicate: (rows: Array<T>) => boolean,
+    what: string,
+    timeoutMs = 60_000
+  ) => {
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline) {
       const rows = await query<T>(text, values)
@@ -43,9 +49,12 @@ if (!postgresServerUrl) {
   }
 
   /** A document that takes the renderer a few seconds: long enough to interrupt mid-render. */
-  const heavyMarkdown = Array.from({ length: 1800 }, (_, i) =>
-    `## Section ${i}\n\nParagraph ${i} with *emphasis*, **strength** and \`code\`; the render must outlast a signal.\n`
-  ).join("\n").slice(0, 199_000)
+  const heavyMarkdown = Array.from(
+    { length: 1800 },
+    (_, i) => `## Section ${i}\n\nParagraph ${i} with *emphasis*, **strength** and \`code\`; the render must outlast a signal.\n`
+  )
+    .join("\n")
+    .slice(0, 199_000)
 
   const runningOn = async (server: RunningServer) => {
     const [job] = await waitFor<{ id: string; lease_owner: string }>(
@@ -62,12 +71,23 @@ if (!postgresServerUrl) {
     const [job] = await query("select status, attempt_count, artifact_id from jobs where id = $1", [jobId])
     t.equal(job.status, "succeeded")
     t.equal(job.attempt_count, 2, "attemptCount is 2")
-    t.same(await query("select state from unit_reservations where job_id = $1", [jobId]), [{ state: "committed" }], "one unit, committed once")
-    t.same((await query("select id from artifacts where job_id = $1", [jobId])).map((row) => row.id), [job.artifact_id], "one artifact, the job's")
+    t.same(
+      await query("select state from unit_reservations where job_id = $1", [jobId]),
+      [{ state: "committed" }],
+      "one unit, committed once"
+    )
+    t.same(
+      (await query("select id from artifacts where job_id = $1", [jobId])).map((row) => row.id),
+      [job.artifact_id],
+      "one artifact, the job's"
+    )
     t.equal((await query("select 1 from outbox_events where job_id = $1", [jobId])).length, 1, "one event")
   }
 
-  const storedFiles = () => readdirSync(join(env.PRESSROOM_DATA_DIR, "artifacts")).filter((name) => name.endsWith(".pdf")).sort()
+  const storedFiles = () =>
+    readdirSync(join(env.PRESSROOM_DATA_DIR, "artifacts"))
+      .filter((name) => name.endsWith(".pdf"))
+      .sort()
 
   await t.test("50 jobs on two processes complete exactly once", async (t) => {
     const [a, b] = await Promise.all([startServer(t, env), startServer(t, env)])
@@ -75,7 +95,11 @@ if (!postgresServerUrl) {
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => convert(i % 2 === 0 ? a : b, account.key, { markdown: `# Job ${i}\n\nExactly once.` }))
     )
-    t.same(responses.map((response) => response.status), Array(50).fill(200), "every conversion answered 200")
+    t.same(
+      responses.map((response) => response.status),
+      Array(50).fill(200),
+      "every conversion answered 200"
+    )
     responses.forEach((response, i) => {
       if (!pdfText(response.pdf!).includes(`Job ${i}`)) t.fail(`conversion ${i} returned another job's PDF`)
     })
@@ -98,9 +122,18 @@ if (!postgresServerUrl) {
     victim.process.kill("SIGKILL")
     t.type(await request, Error, "the client of the killed process lost its connection")
     const survivor = await startServer(t, env)
-    await waitFor("select 1 from jobs where id = $1 and status = 'succeeded'", [jobId], (rows) => rows.length === 1, "the rescued job to succeed")
+    await waitFor(
+      "select 1 from jobs where id = $1 and status = 'succeeded'",
+      [jobId],
+      (rows) => rows.length === 1,
+      "the rescued job to succeed"
+    )
     await assertChargedOnce(t, jobId)
-    t.match((await query("select lease_owner from jobs where id = $1", [jobId]))[0].lease_owner, new RegExp(`/${survivor.process.pid}/`), "the survivor finished it")
+    t.match(
+      (await query("select lease_owner from jobs where id = $1", [jobId]))[0].lease_owner,
+      new RegExp(`/${survivor.process.pid}/`),
+      "the survivor finished it"
+    )
     await survivor.stop()
   })
 
@@ -112,16 +145,29 @@ if (!postgresServerUrl) {
     sleeper.process.kill("SIGSTOP")
     t.teardown(() => sleeper.process.kill("SIGCONT"))
     const other = await startServer(t, env)
-    await waitFor("select 1 from jobs where id = $1 and status = 'succeeded'", [jobId], (rows) => rows.length === 1, "the other process to finish the job")
+    await waitFor(
+      "select 1 from jobs where id = $1 and status = 'succeeded'",
+      [jobId],
+      (rows) => rows.length === 1,
+      "the other process to finish the job"
+    )
     const [finished] = await query("select artifact_id, fencing_token from jobs where id = $1", [jobId])
     sleeper.process.kill("SIGCONT")
     // The sleeper wakes with its render and its stale claim; its client then gets the job's PDF.
     const response = await request
     t.equal(response.status, 200, "the sleeper's client still gets the PDF")
     t.match(pdfText(response.pdf!), /Section 0/)
-    t.same(await query("select artifact_id, fencing_token from jobs where id = $1", [jobId]), [finished], "the job is as the other process left it")
+    t.same(
+      await query("select artifact_id, fencing_token from jobs where id = $1", [jobId]),
+      [finished],
+      "the job is as the other process left it"
+    )
     await assertChargedOnce(t, jobId)
     await Promise.all([sleeper.stop(), other.stop()])
-    t.equal(storedFiles().length, Number((await query("select count(*)::int as n from artifacts"))[0].n), "no orphan PDF: the stale bytes were removed")
+    t.equal(
+      storedFiles().length,
+      Number((await query("select count(*)::int as n from artifacts"))[0].n),
+      "no orphan PDF: the stale bytes were removed"
+    )
   })
 }

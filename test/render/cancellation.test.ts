@@ -14,16 +14,19 @@ import { isValidPdf } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 /** 186,000 characters of table: about 25 s of typesetting on the 2-core CI machine. */
-const LONG = "| a | b | c | d |\n|---|---|---|---|\n" + "| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)
+const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
 /** A document of about a second. */
-const MEDIUM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600) + "[^n]: A note.\n"
+const MEDIUM = `${"Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600)}[^n]: A note.\n`
 const SHORT = "# Next\n\nA short document.\n"
 
 /** A new worker starts and warms in a few seconds; the long render alone takes far longer. */
 const WELL_BEFORE_LONG_FINISHES_MS = 15_000
 
 const settle = <A>(promise: Promise<A>): Promise<{ readonly value?: A; readonly error?: unknown }> =>
-  promise.then((value) => ({ value }), (error: unknown) => ({ error }))
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error })
+  )
 
 const isCancelled = (t: TestContext, outcome: { error?: unknown }) => {
   t.type(outcome.error, RenderingFailed, "rejects with RenderingFailed")
@@ -44,7 +47,11 @@ t.test("Renderer.render with an AbortSignal", async (t) => {
     const outcome = await long
     t.ok(Date.now() - abortedAt < 2_000, `rejected ${Date.now() - abortedAt} ms after the abort`)
     isCancelled(t, outcome)
-    t.same(renderer.workerReplacements(), { ...before, cancelled: before.cancelled + 1 }, "its worker is counted as replaced for a cancellation")
+    t.same(
+      renderer.workerReplacements(),
+      { ...before, cancelled: before.cancelled + 1 },
+      "its worker is counted as replaced for a cancellation"
+    )
     const nextAt = Date.now()
     const next = await renderer.render({ markdown: SHORT, templateId: "clean" })
     t.ok(isValidPdf(next.pdf), "the next render succeeds on the replacement worker")
@@ -77,8 +84,13 @@ t.test("Renderer.render with an AbortSignal", async (t) => {
 })
 
 t.test("interrupting RenderService.render aborts the render", async (t) => {
-  const config = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"], ["PRESSROOM_RENDER_TIMEOUT_MS", "120000"]]))
-  const program = Effect.gen(function*() {
+  const config = ConfigProvider.fromMap(
+    new Map([
+      ["PRESSROOM_RENDER_WORKERS", "1"],
+      ["PRESSROOM_RENDER_TIMEOUT_MS", "120000"]
+    ])
+  )
+  const program = Effect.gen(function* () {
     const service = yield* RenderService
     const fiber = yield* Effect.fork(service.render({ markdown: LONG, templateId: "clean" }))
     yield* Effect.sleep("300 millis")
@@ -106,7 +118,10 @@ t.test("the native engine honours a signal aborted before it starts", async (t) 
     options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" as const },
     locale: { code: "en", lang: "en", region: null, dir: "ltr" }
   }
-  const error = await engine.typeset(job, AbortSignal.abort()).then(() => undefined, (e: unknown) => e)
+  const error = await engine.typeset(job, AbortSignal.abort()).then(
+    () => undefined,
+    (e: unknown) => e
+  )
   t.type(error, CompileFailure)
   t.equal((error as CompileFailure).reason, "cancelled")
   t.ok(isValidPdf((await engine.typeset(job, new AbortController().signal)).pdf), "a live signal renders")

@@ -22,7 +22,11 @@ const sample = (id: string): string => readFileSync(join(repositoryRoot, "exampl
 
 /** Text as a reader sees it: hyphenated line ends joined, white space removed, lower case. */
 const readable = (pdf: Uint8Array): string =>
-  pageTexts(pdf).join("\n").replace(/[-\u2010]\s*\n\s*/g, "").replace(/[\s\u00a0\u00ad\u200b]+/gu, "").toLowerCase()
+  pageTexts(pdf)
+    .join("\n")
+    .replace(/[-\u2010]\s*\n\s*/g, "")
+    .replace(/[\s\u00a0\u00ad\u200b]+/gu, "")
+    .toLowerCase()
 
 /**
  * Words a reader must find: those of the sample's headings and of its first paragraphs (front
@@ -32,11 +36,15 @@ const expectedWords = (markdown: string): Array<string> => {
   const body = markdown.replace(/^---\n[\s\S]*?\n---\n/, "").replace(/^(```|~~~)[\s\S]*?^\1/gm, "")
   const lines = body.split("\n")
   const headings = lines.filter((line) => /^#{1,6} /.test(line))
-  const paragraphs = body.split(/\n\s*\n/).filter((block) => /^[A-Za-z]/.test(block.trim())).slice(0, 2)
-  const words = [...headings, ...paragraphs]
-    .join(" ")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .match(/[A-Za-z]{4,}/g) ?? []
+  const paragraphs = body
+    .split(/\n\s*\n/)
+    .filter((block) => /^[A-Za-z]/.test(block.trim()))
+    .slice(0, 2)
+  const words =
+    [...headings, ...paragraphs]
+      .join(" ")
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .match(/[A-Za-z]{4,}/g) ?? []
   return [...new Set(words.map((w) => w.toLowerCase()))]
 }
 
@@ -68,10 +76,29 @@ t.test("every template with its sample, in every locale", async (t) => {
 
 t.test("one shared document gives 57 different PDFs", async (t) => {
   const shared = [
-    "---", "title: One Document", "author: A. Writer", "date: 2026-11-22", "---", "",
-    "# Introduction", "", "A paragraph with **bold**, *italic* and `code`.", "",
-    "## Details", "", "- first point", "- second point", "", "| Item | Amount |", "|:--|--:|", "| Alpha | 10 |", "",
-    "```python", "print('hello')", "```", ""
+    "---",
+    "title: One Document",
+    "author: A. Writer",
+    "date: 2026-11-22",
+    "---",
+    "",
+    "# Introduction",
+    "",
+    "A paragraph with **bold**, *italic* and `code`.",
+    "",
+    "## Details",
+    "",
+    "- first point",
+    "- second point",
+    "",
+    "| Item | Amount |",
+    "|:--|--:|",
+    "| Alpha | 10 |",
+    "",
+    "```python",
+    "print('hello')",
+    "```",
+    ""
   ].join("\n")
   const results = await mapLimit(TEMPLATE_IDS, 4, (templateId) => renderer.render({ markdown: shared, templateId }))
   t.equal(new Set(results.map((r) => r.sha256)).size, catalog.templates.length, "57 distinct PDFs")
@@ -84,6 +111,10 @@ t.test("template hashes are stable and distinct", async (t) => {
   t.same(first, second, "the same files give the same hashes")
   t.equal(new Set(first.map((h) => h.templateDefinitionSha256)).size, TEMPLATE_IDS.length, "every template has its own definition hash")
   const rendered = await renderer.render({ markdown: "# x", templateId: "proposal-grant" })
-  t.equal(rendered.provenance.templateDefinitionSha256, first[TEMPLATE_IDS.indexOf("proposal-grant")]!.templateDefinitionSha256, "a render reports them")
+  t.equal(
+    rendered.provenance.templateDefinitionSha256,
+    first[TEMPLATE_IDS.indexOf("proposal-grant")]!.templateDefinitionSha256,
+    "a render reports them"
+  )
   t.equal(rendered.provenance.templateReleaseSha256, first[TEMPLATE_IDS.indexOf("proposal-grant")]!.templateReleaseSha256)
 })

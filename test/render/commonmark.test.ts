@@ -19,10 +19,15 @@ import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { isValidPdf, pageTexts, squash } from "../helpers/pdf.ts"
 import { mapLimit } from "../helpers/render.ts"
 
-interface Example { markdown: string; html: string; number: number; section: string }
+interface Example {
+  markdown: string
+  html: string
+  number: number
+  section: string
+}
 const examples: ReadonlyArray<Example> = spec.tests
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", ouml: "ö" }
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', ouml: "ö" }
 const decode = (text: string): string =>
   text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, body: string) => {
     if (body[0] === "#") {
@@ -77,7 +82,10 @@ t.test("commonmark spec examples", async (t) => {
       t.fail(`${name} gives a PDF that mupdf opens with >= 1 page`, { markdown })
       continue
     }
-    const dropped = droppedWords(markdown, result.warnings.some((w) => w.code === "front_matter_invalid" && w.line === 1))
+    const dropped = droppedWords(
+      markdown,
+      result.warnings.some((w) => w.code === "front_matter_invalid" && w.line === 1)
+    )
     const expected = [...new Set(visibleWords(untab(ex.html)))].filter((w) => !dropped.has(w))
     if (expected.length === 0) {
       skipped++

@@ -24,7 +24,16 @@ t.test("every manifest entry exists and matches its sha256", async (t) => {
     t.match(entry.sha256, /^[a-f0-9]{64}$/)
   }
   const families = new Set(manifest.fonts.map((f) => f.family))
-  for (const family of ["Inter", "JetBrains Mono", "Noto Sans JP", "Noto Sans SC", "Noto Sans KR", "Amiri", "Noto Sans Devanagari", "Noto Sans Symbols 2"]) {
+  for (const family of [
+    "Inter",
+    "JetBrains Mono",
+    "Noto Sans JP",
+    "Noto Sans SC",
+    "Noto Sans KR",
+    "Amiri",
+    "Noto Sans Devanagari",
+    "Noto Sans Symbols 2"
+  ]) {
     t.ok(families.has(family), `${family} is in the set`)
   }
   t.equal(verifyFonts(manifest).length, manifest.fonts.length, "verifyFonts accepts the real manifest")

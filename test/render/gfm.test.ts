@@ -5,7 +5,19 @@
 import t from "tap"
 import * as mupdf from "mupdf"
 import { Renderer } from "../../src/render/renderer.ts"
-import { drawCounts, fontsOf, imageCounts, linkUris, metadata, normalize, outline, pageTexts, pdfChars, pdfText, vectorCount } from "../helpers/pdf.ts"
+import {
+  drawCounts,
+  fontsOf,
+  imageCounts,
+  linkUris,
+  metadata,
+  normalize,
+  outline,
+  pageTexts,
+  pdfChars,
+  pdfText,
+  vectorCount
+} from "../helpers/pdf.ts"
 import { GIF_1x1, PNG_1x1, SVG_SQUARE } from "../helpers/render.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
@@ -23,7 +35,11 @@ const inOrder = (t: TestContext, text: string, parts: ReadonlyArray<string>, mes
     positions.push(at)
     if (at >= 0) from = at + part.length
   }
-  t.ok(positions.every((p) => p >= 0), message, { parts, positions, text })
+  t.ok(
+    positions.every((p) => p >= 0),
+    message,
+    { parts, positions, text }
+  )
 }
 
 t.test("table with alignment: cells present, in row order, aligned", async (t) => {
@@ -35,12 +51,22 @@ t.test("table with alignment: cells present, in row order, aligned", async (t) =
   ].join("\n")
   const { pdf, warnings } = await render(md)
   t.same(warnings, [])
-  inOrder(t, pdfText(pdf), ["Left header wide", "Center header wide", "Right header wide", "aa", "bb", "cc", "dd", "ee", "ff"], "cells in row order")
+  inOrder(
+    t,
+    pdfText(pdf),
+    ["Left header wide", "Center header wide", "Right header wide", "aa", "bb", "cc", "dd", "ee", "ff"],
+    "cells in row order"
+  )
   const chars = pdfChars(pdf)
   const extent = (text: string) => {
     // The first run of chars spelling `text`.
     for (let i = 0; i + text.length <= chars.length; i++) {
-      if (chars.slice(i, i + text.length).map((c) => c.c).join("") === text) {
+      if (
+        chars
+          .slice(i, i + text.length)
+          .map((c) => c.c)
+          .join("") === text
+      ) {
         const run = chars.slice(i, i + text.length)
         return { x0: Math.min(...run.map((c) => c.x0)), x1: Math.max(...run.map((c) => c.x1)) }
       }
@@ -73,7 +99,9 @@ t.test("strikethrough", async (t) => {
 })
 
 t.test("autolinks are shown and clickable", async (t) => {
-  const { pdf, warnings } = await render("Visit www.example.com, https://example.org/path?q=1 and write to someone@example.net.\n\nAlso <https://angle.example/x>.\n")
+  const { pdf, warnings } = await render(
+    "Visit www.example.com, https://example.org/path?q=1 and write to someone@example.net.\n\nAlso <https://angle.example/x>.\n"
+  )
   t.same(warnings, [])
   const text = pdfText(pdf)
   for (const shown of ["www.example.com", "https://example.org/path?q=1", "someone@example.net", "https://angle.example/x"]) {
@@ -125,10 +153,15 @@ t.test("ordered list start numbers are kept", async (t) => {
 t.test("nested lists keep items and nesting", async (t) => {
   const { pdf } = await render("- outer one\n  - inner one\n    1. deep one\n    2. deep two\n  - inner two\n- outer two\n")
   const text = pdfText(pdf)
-  t.match(text, /outer one\s*[•‣–] inner one\s*1\.\s*deep one\s*2\.\s*deep two\s*[•‣–] inner two\s*• outer two/, "all items in order", { text })
+  t.match(text, /outer one\s*[•‣–] inner one\s*1\.\s*deep one\s*2\.\s*deep two\s*[•‣–] inner two\s*• outer two/, "all items in order", {
+    text
+  })
   const chars = pdfChars(pdf)
   const xOf = (word: string) => {
-    const i = chars.map((c) => c.c).join("").indexOf(word)
+    const i = chars
+      .map((c) => c.c)
+      .join("")
+      .indexOf(word)
     return chars[i]!.x0
   }
   t.ok(xOf("inner one") > xOf("outer one") + 5, "inner items are indented")
@@ -167,7 +200,11 @@ t.test("block quotes: text present and indented", async (t) => {
 
 t.test("hard breaks start a new line; soft breaks do not", async (t) => {
   const { pdf } = await render("first line  \nsecond line\\\nthird line\nsame line\n")
-  const lines = pageTexts(pdf).join("\n").split("\n").map((l) => l.trim()).filter((l) => l !== "")
+  const lines = pageTexts(pdf)
+    .join("\n")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
   t.same(lines.slice(0, 3), ["first line", "second line", "third line same line"])
 })
 
@@ -208,7 +245,10 @@ t.test("data: URI images embed without warnings", async (t) => {
   const svgUri = `data:image/svg+xml;base64,${Buffer.from(SVG_SQUARE).toString("base64")}`
   const svgPlain = `data:image/svg+xml,${encodeURIComponent(SVG_SQUARE)}`
   const none = await render("before\n\nafter\n")
-  for (const [label, uri] of [["svg base64", svgUri], ["svg percent-encoded", svgPlain]]) {
+  for (const [label, uri] of [
+    ["svg base64", svgUri],
+    ["svg percent-encoded", svgPlain]
+  ]) {
     const { pdf, warnings } = await render(`before\n\n![an svg](${uri})\n\nafter\n`)
     t.same(warnings, [], `${label}: no warnings`)
     t.notOk(pdfText(pdf).includes("an svg"), `${label}: no alt-text placeholder`)
@@ -219,8 +259,16 @@ t.test("data: URI images embed without warnings", async (t) => {
 })
 
 t.test("remote and invalid images: alt text and a warning with its line", async (t) => {
-  const { pdf, warnings } = await render("line one\n\n![remote alt text](https://example.com/pic.png)\n\n![broken alt](data:image/png;base64,AAAA)\n")
-  t.same(warnings.map((w) => [w.code, w.line]), [["image_not_embedded", 3], ["image_invalid", 5]])
+  const { pdf, warnings } = await render(
+    "line one\n\n![remote alt text](https://example.com/pic.png)\n\n![broken alt](data:image/png;base64,AAAA)\n"
+  )
+  t.same(
+    warnings.map((w) => [w.code, w.line]),
+    [
+      ["image_not_embedded", 3],
+      ["image_invalid", 5]
+    ]
+  )
   const text = pdfText(pdf)
   t.ok(text.includes("remote alt text"), "alt text of the remote image shown")
   t.ok(text.includes("broken alt"), "alt text of the invalid image shown")
@@ -234,7 +282,11 @@ t.test("a malformed SVG data: URI gives alt text and image_invalid, not a failed
     const md = `text\n\n![malformed svg](data:image/svg+xml,${encodeURIComponent(svg)})\n`
     try {
       const { pdf, warnings } = await render(md)
-      t.same(warnings.map((w) => [w.code, w.line]), [["image_invalid", 3]], `${svg}: image_invalid warning`)
+      t.same(
+        warnings.map((w) => [w.code, w.line]),
+        [["image_invalid", 3]],
+        `${svg}: image_invalid warning`
+      )
       t.ok(pdfText(pdf).includes("malformed svg"), `${svg}: alt text shown`)
     } catch (error) {
       t.fail(`${svg}: renders with a warning instead of failing`, { error: String(error) })
@@ -244,7 +296,14 @@ t.test("a malformed SVG data: URI gives alt text and image_invalid, not a failed
 
 t.test("raw HTML is dropped with a warning", async (t) => {
   const { pdf, warnings } = await render("keep this\n\n<div>x</div>\n\nand this <span>inline</span> too\n")
-  t.same(warnings.map((w) => [w.code, w.line]), [["html_dropped", 3], ["html_dropped", 5], ["html_dropped", 5]])
+  t.same(
+    warnings.map((w) => [w.code, w.line]),
+    [
+      ["html_dropped", 3],
+      ["html_dropped", 5],
+      ["html_dropped", 5]
+    ]
+  )
   const text = pdfText(pdf)
   t.match(text, /keep this\s*and this\s+inline\s+too/)
   t.notOk(text.includes("<div>"), "no tag text")
@@ -272,12 +331,21 @@ t.test("front matter title and author: in the PDF and its metadata", async (t) =
   t.equal(metadata(pdf, "info:Title"), "Quarterly Report")
   t.equal(metadata(pdf, "info:Author"), "Grace Hopper")
   const bad = await render("---\n: : bad: [\n---\n\nBody.\n")
-  t.same(bad.warnings.map((w) => [w.code, w.line]), [["front_matter_invalid", 1]])
+  t.same(
+    bad.warnings.map((w) => [w.code, w.line]),
+    [["front_matter_invalid", 1]]
+  )
 })
 
 t.test("emphasis and strong use italic and bold faces", async (t) => {
   const { pdf } = await render("plain *italicword* **boldword**\n")
   const chars = pdfChars(pdf)
-  t.ok(fontsOf(chars, "t").some((f) => /Italic/.test(f)), "italic face used")
-  t.ok(fontsOf(chars, "w").some((f) => /Bold/.test(f)), "bold face used")
+  t.ok(
+    fontsOf(chars, "t").some((f) => /Italic/.test(f)),
+    "italic face used"
+  )
+  t.ok(
+    fontsOf(chars, "w").some((f) => /Bold/.test(f)),
+    "bold face used"
+  )
 })

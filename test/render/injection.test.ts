@@ -32,15 +32,25 @@ const PAYLOADS = [
   "@ref",
   "\\",
   '"',
-  "*", "_", "#", "$", "~", "=", "+", "/", "`",
-  "[[[", ")))", "}}",
+  "*",
+  "_",
+  "#",
+  "$",
+  "~",
+  "=",
+  "+",
+  "/",
+  "`",
+  "[[[",
+  ")))",
+  "}}",
   // A few combinations: a payload that closes our own brackets and opens code.
   '"]#read("/etc/passwd")[',
   "*/ // #let x = 1",
-  "\\u{41} \\\" #{ 1 }"
+  '\\u{41} \\" #{ 1 }'
 ]
 
-const escapeMd = (s: string) => s.replace(/[!-/:-@[-`{-~]/g, (c) => "\\" + c)
+const escapeMd = (s: string) => s.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)
 
 interface Context {
   readonly name: string
@@ -84,7 +94,11 @@ t.test("payloads in every context", async (t) => {
     if (!t.ok(isValidPdf(result.pdf), `${name}: valid PDF`)) continue
     const text = pageTexts(result.pdf).join("\n")
     const sizes = pageSizes(result.pdf)
-    t.ok(sizes.every((s) => s.width > 500 && s.height > 700), `${name}: page size unchanged`, { sizes })
+    t.ok(
+      sizes.every((s) => s.width > 500 && s.height > 700),
+      `${name}: page size unchanged`,
+      { sizes }
+    )
     t.notOk(/root:|\/bin\/(ba)?sh|nologin/.test(text), `${name}: no /etc/passwd content`)
     if (payload.includes("1+1")) t.notOk(/(^|[^+\d])2([^\d]|$)/.test(text), `${name}: 1+1 is not evaluated to 2`, { text })
     const shows = context.shows(payload)

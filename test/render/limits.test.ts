@@ -15,7 +15,7 @@ t.teardown(() => renderer.close())
 const slowDocument = (): string => {
   const table = ["| a | b | c | d | e | f |", "|---|:-:|--:|---|---|---|"]
   for (let r = 0; r < 60; r++) table.push(`| cell ${r} | **bold ${r}** | *it* | \`code\` | [l](https://e.com/${r}) | ~~s~~ |`)
-  const block = table.join("\n") + "\n\n"
+  const block = `${table.join("\n")}\n\n`
   return block.repeat(Math.floor(150_000 / block.length))
 }
 
@@ -41,17 +41,26 @@ t.test("a render past timeoutMs fails with reason timeout; the next render succe
   }
   await expectStillServing(t)
   // Both workers can time out at once and both are replaced.
-  const both = await Promise.allSettled([renderer.render({ markdown, templateId: "clean" }), renderer.render({ markdown, templateId: "clean" })])
-  t.same(both.map((r) => r.status === "rejected" && (r.reason as RenderingFailed).reason), ["timeout", "timeout"])
+  const both = await Promise.allSettled([
+    renderer.render({ markdown, templateId: "clean" }),
+    renderer.render({ markdown, templateId: "clean" })
+  ])
+  t.same(
+    both.map((r) => r.status === "rejected" && (r.reason as RenderingFailed).reason),
+    ["timeout", "timeout"]
+  )
   const after = await Promise.all([1, 2, 3].map((i) => renderer.render({ markdown: `ok ${i}\n`, templateId: "clean" })))
-  t.ok(after.every((r) => isValidPdf(r.pdf)), "the pool serves again with fresh workers")
+  t.ok(
+    after.every((r) => isValidPdf(r.pdf)),
+    "the pool serves again with fresh workers"
+  )
 })
 
 const DEEP: ReadonlyArray<[string, string]> = [
-  ["10,000 nested block quotes", ">".repeat(10_000) + " deepest text\n"],
-  ["5,000 nested lists", "- ".repeat(5_000) + "deepest text\n"],
-  ["10,000 nested emphasis", "*".repeat(10_000) + "deepest text" + "*".repeat(10_000) + "\n"],
-  ["indented list nesting", Array.from({ length: 300 }, (_, i) => "  ".repeat(i) + "- level " + i).join("\n") + "\n"]
+  ["10,000 nested block quotes", `${">".repeat(10_000)} deepest text\n`],
+  ["5,000 nested lists", `${"- ".repeat(5_000)}deepest text\n`],
+  ["10,000 nested emphasis", `${"*".repeat(10_000)}deepest text${"*".repeat(10_000)}\n`],
+  ["indented list nesting", `${Array.from({ length: 300 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n")}\n`]
 ]
 
 for (const [name, markdown] of DEEP) {
@@ -60,7 +69,8 @@ for (const [name, markdown] of DEEP) {
       const result = await renderer.render({ markdown, templateId: "clean" })
       t.ok(isValidPdf(result.pdf), "a PDF")
       const codes = result.warnings.map((w) => w.code)
-      if (!name.startsWith("indented")) t.ok(pdfText(result.pdf).includes("deepest text"), "the innermost text is kept", { text: pdfText(result.pdf).slice(0, 200) })
+      if (!name.startsWith("indented"))
+        t.ok(pdfText(result.pdf).includes("deepest text"), "the innermost text is kept", { text: pdfText(result.pdf).slice(0, 200) })
       if (!name.includes("emphasis") && !name.includes("links")) {
         t.ok(codes.includes("nesting_flattened"), "nesting_flattened warning", { codes })
       } else {

@@ -70,14 +70,22 @@ t.test("every locale has a sentence", async (t) => {
 for (const locale of LOCALES) {
   t.test(`${locale}: text, fonts and footer`, async (t) => {
     const sentence = SENTENCES[locale]
-    const { pdf, warnings, provenance } = await renderer.render({ markdown: `${sentence}\n`, templateId: "clean", locale, options: { pageNumbers: true } })
+    const { pdf, warnings, provenance } = await renderer.render({
+      markdown: `${sentence}\n`,
+      templateId: "clean",
+      locale,
+      options: { pageNumbers: true }
+    })
     t.same(warnings, [], "no warnings")
     t.equal(provenance.locale, locale)
     const text = pageTexts(pdf).join("\n")
     t.same(lostWords(sentence, text, locale), [], "every word of the sentence reads back", { text })
     const chars = pdfChars(pdf)
     t.same(misfits(chars, LOCALE_CJK[locale]), [], "non-ASCII characters are set in fonts covering their scripts")
-    t.notOk(chars.some((c) => c.c === "\ufffd" || c.c === "\u0000"), "no replacement or notdef characters")
+    t.notOk(
+      chars.some((c) => c.c === "\ufffd" || c.c === "\u0000"),
+      "no replacement or notdef characters"
+    )
     const footer = localeData[locale].labels.page!.replace("{page}", "1").replace("{total}", "1")
     t.same(lostWords(footer, text, locale), [], `the footer reads "${footer}"`, { text })
     if (locale !== "en") t.notOk(text.includes("Page 1 of 1"), "no English footer")
@@ -101,7 +109,10 @@ t.test("one paragraph mixing eight scripts", async (t) => {
 })
 
 t.test("characters no font covers are named in missing_glyphs", async (t) => {
-  const { pdf, warnings } = await renderer.render({ markdown: "A unicorn 🦄 and a Hanifi Rohingya digit \u{10D30} here.\n", templateId: "clean" })
+  const { pdf, warnings } = await renderer.render({
+    markdown: "A unicorn 🦄 and a Hanifi Rohingya digit \u{10D30} here.\n",
+    templateId: "clean"
+  })
   const missing = warnings.filter((w) => w.code === "missing_glyphs")
   t.equal(missing.length, 1, "one missing_glyphs warning")
   t.match(missing[0]?.message ?? "", /U\+1F984/, "names U+1F984")
@@ -111,5 +122,9 @@ t.test("characters no font covers are named in missing_glyphs", async (t) => {
   const covered = await renderer.render({ markdown: "é ü Ж Ω ☑ 日 한 ع ह\n", templateId: "clean" })
   t.same(covered.warnings, [], "covered characters give no warning")
   const invisible = await renderer.render({ markdown: "zero\u200bwidth\u00a0joiner\u200d and BOM\ufeff\n", templateId: "clean" })
-  t.same(invisible.warnings.filter((w) => w.code === "missing_glyphs"), [], "invisible characters are not reported")
+  t.same(
+    invisible.warnings.filter((w) => w.code === "missing_glyphs"),
+    [],
+    "invisible characters are not reported"
+  )
 })

@@ -33,7 +33,13 @@ const job = (templateId: string, markdown: string): TypesetJob => ({
   locale: { code: "en", lang: "en", region: null, dir: "ltr" }
 })
 /** A document whose Typst source passes the worker's large-document size (50,000 characters). */
-const large = job("clean", Array.from({ length: 400 }, (_, i) => `## Part ${i}\n\nParagraph ${i} with *emphasis*, a \`span\` and a note.[^${i}]\n\n[^${i}]: Note ${i}.\n`).join("\n"))
+const large = job(
+  "clean",
+  Array.from(
+    { length: 400 },
+    (_, i) => `## Part ${i}\n\nParagraph ${i} with *emphasis*, a \`span\` and a note.[^${i}]\n\n[^${i}]: Note ${i}.\n`
+  ).join("\n")
+)
 const letter = job("coverletter", example("coverletter"))
 const others = ["resume", "academic", "legal", "creative"].map((id) => job(id, example(id)))
 
@@ -42,10 +48,21 @@ t.test("the recorded layout is the one npm run memo-layout finds in the installe
   // The script exits 1 when a check fails; its report is on stdout either way, unless it failed
   // before that, which its stderr explains.
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, ["--import", "tsx", "scripts/memo-layout.ts"], { cwd: repositoryRoot, timeout: 120_000 }, (_, stdout, stderr) => resolve({ stdout, stderr }))
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/memo-layout.ts"],
+      { cwd: repositoryRoot, timeout: 120_000 },
+      (_, stdout, stderr) => resolve({ stdout, stderr })
+    )
   )
-  if (!stdout.trim().startsWith("{")) return void t.fail(`npm run memo-layout reported nothing: ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
-  const found = JSON.parse(stdout) as { layout: unknown; memoryGrowthOver40Letters: number; acceleratorsBounded: boolean; sameBytesAfterEviction: boolean }
+  if (!stdout.trim().startsWith("{"))
+    return void t.fail(`npm run memo-layout reported nothing: ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
+  const found = JSON.parse(stdout) as {
+    layout: unknown
+    memoryGrowthOver40Letters: number
+    acceleratorsBounded: boolean
+    sameBytesAfterEviction: boolean
+  }
   t.same(found.layout, layout, "same addresses")
   t.ok(found.memoryGrowthOver40Letters < 1024 * 1024, "with eviction, 40 more distinct letters do not grow the memory (4.5 MiB without)")
   t.ok(found.acceleratorsBounded, "the accelerators restart from the counter")
@@ -98,17 +115,36 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
 })
 
 t.test("documents typeset after eviction give the bytes of the native compiler", async (t) => {
-  t.ok(toTypst(parseMarkdown(large.markdown).root, {}).markup.length > LARGE_SOURCE_CHARS, "the large document passes the size after which everything is evicted")
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024, warmUp: true })
+  t.ok(
+    toTypst(parseMarkdown(large.markdown).root, {}).markup.length > LARGE_SOURCE_CHARS,
+    "the large document passes the size after which everything is evicted"
+  )
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 120_000,
+    fonts: verifyFonts(),
+    bundle: readBundle(),
+    recycleAboveBytes: 4096 * 1024 * 1024,
+    warmUp: true
+  })
   t.teardown(() => pool.close())
   await pool.warm()
   const native = await createNativeEngine(verifyFonts())
   const expected = sha256((await native.typeset(letter)).pdf)
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "first render: the native compiler's bytes")
   // Four other documents age the letter's entries past the two evictions they may stay unused.
-  for (const other of others) t.equal(sha256((await pool.typeset(other)).pdf), sha256((await native.typeset(other)).pdf), `${other.templateId}: the native compiler's bytes`)
+  for (const other of others)
+    t.equal(
+      sha256((await pool.typeset(other)).pdf),
+      sha256((await native.typeset(other)).pdf),
+      `${other.templateId}: the native compiler's bytes`
+    )
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after its entries aged out")
-  t.equal(sha256((await pool.typeset(large)).pdf), sha256((await native.typeset(large)).pdf), "a large document: the native compiler's bytes")
+  t.equal(
+    sha256((await pool.typeset(large)).pdf),
+    sha256((await native.typeset(large)).pdf),
+    "a large document: the native compiler's bytes"
+  )
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "after the large document emptied the cache")
 })
 
@@ -116,14 +152,26 @@ t.test("a binary with no recorded layout renders the native compiler's bytes, wi
   const warnings: Array<string> = []
   t.capture(console, "warn", (...args: Array<unknown>) => void warnings.push(args.join(" ")))
   // No layouts: the installed binary's checksum is unknown, as a typst.ts upgrade's would be.
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 120_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 4096 * 1024 * 1024, warmUp: true, memoLayouts: {} })
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 120_000,
+    fonts: verifyFonts(),
+    bundle: readBundle(),
+    recycleAboveBytes: 4096 * 1024 * 1024,
+    warmUp: true,
+    memoLayouts: {}
+  })
   t.teardown(() => pool.close())
   await pool.warm()
   t.equal(warnings.length, 1, "the pool says once that it does not evict")
   t.match(warnings[0], /not evicted.*PRESSROOM_RENDER_WORKER_MEMORY_MB/, "and that worker recycling bounds memory instead")
   const native = await createNativeEngine(verifyFonts())
   for (const document of [letter, ...others, large, letter]) {
-    t.equal(sha256((await pool.typeset(document)).pdf), sha256((await native.typeset(document)).pdf), `${document.templateId}: the native compiler's bytes`)
+    t.equal(
+      sha256((await pool.typeset(document)).pdf),
+      sha256((await native.typeset(document)).pdf),
+      `${document.templateId}: the native compiler's bytes`
+    )
   }
   t.same(pool.workerReplacements(), noWorkerReplacements, "no worker was replaced")
   t.equal(warnings.length, 1, "nor warned again")

@@ -14,9 +14,24 @@ import { type PdfChar, pageSizes, pdfChars, stripSubset } from "../helpers/pdf.t
 import type { TestContext } from "../helpers/tap.ts"
 
 const SAMPLE = [
-  "---", "title: Sample Title", "author: Sam Author", "---", "",
-  "# First Heading", "", "Body paragraph with **bold** and *italic* text.", "",
-  "## Second Heading", "", "- item one", "- item two", "", "```", "code line", "```", ""
+  "---",
+  "title: Sample Title",
+  "author: Sam Author",
+  "---",
+  "",
+  "# First Heading",
+  "",
+  "Body paragraph with **bold** and *italic* text.",
+  "",
+  "## Second Heading",
+  "",
+  "- item one",
+  "- item two",
+  "",
+  "```",
+  "code line",
+  "```",
+  ""
 ].join("\n")
 
 const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
@@ -42,7 +57,7 @@ const fontsOfPhrase = (chars: ReadonlyArray<PdfChar>, phrase: string): Set<strin
 }
 
 /** A family's PostScript prefix, as the PDF names its faces ("EB Garamond" → "EBGaramond-"). */
-const psPrefix = (family: string) => family.replaceAll(" ", "") + "-"
+const psPrefix = (family: string) => `${family.replaceAll(" ", "")}-`
 const onlyFamily = (fonts: Set<string>, family: string) => fonts.size > 0 && [...fonts].every((f) => f.startsWith(psPrefix(family)))
 
 /** A template whose section headings are monospace accents, which, like code, keep their face. */
@@ -50,7 +65,8 @@ const MONOSPACE_SECTIONS: ReadonlySet<string> = new Set(["resume-technical"])
 
 for (const templateId of TEMPLATE_IDS) {
   t.test(`${templateId}: paper and fontFamily`, async (t) => {
-    const render = (overrides?: RenderRequest["overrides"]) => renderer.render({ markdown: SAMPLE, templateId, ...(overrides ? { overrides } : {}) })
+    const render = (overrides?: RenderRequest["overrides"]) =>
+      renderer.render({ markdown: SAMPLE, templateId, ...(overrides ? { overrides } : {}) })
     const base = await render()
     // A template already set in EB Garamond is tested with another serif, so the change shows.
     const family = onlyFamily(fontsOfPhrase(pdfChars(base.pdf), "Body paragraph"), "EB Garamond") ? "Source Serif 4" : "EB Garamond"
@@ -81,7 +97,11 @@ t.test("a serif template set in Inter, with script fallbacks after it", async (t
   t.ok(onlyFamily(byScript(pdfChars(serif.pdf), /\p{Script=Arabic}/u), "Amiri"), "the serif template's Arabic in Amiri")
   t.ok(onlyFamily(byScript(chars, /\p{Script=Arabic}/u), "Amiri"), "in Inter too")
   t.ok(byScript(chars, /\p{Script=Devanagari}/u).size > 0, "Devanagari drawn")
-  t.same(inter.warnings.filter((w) => w.code === "missing_glyphs"), [], "no missing glyphs")
+  t.same(
+    inter.warnings.filter((w) => w.code === "missing_glyphs"),
+    [],
+    "no missing glyphs"
+  )
 })
 
 t.test("every bundled family can be chosen", async (t) => {
@@ -92,8 +112,10 @@ t.test("every bundled family can be chosen", async (t) => {
 })
 
 const invalid = async (t: TestContext, overrides: unknown, field: string, message: RegExp) => {
-  const error = await renderer.render({ markdown: "x", templateId: "clean", overrides: overrides as RenderRequest["overrides"] })
-    .then(() => undefined, (e: unknown) => e)
+  const error = await renderer.render({ markdown: "x", templateId: "clean", overrides: overrides as RenderRequest["overrides"] }).then(
+    () => undefined,
+    (e: unknown) => e
+  )
   t.type(error, InvalidRenderRequest, `refused: ${JSON.stringify(overrides)}`)
   t.equal((error as InvalidRenderRequest).field, field, "names the field")
   t.match((error as InvalidRenderRequest).message, message)
@@ -111,7 +133,10 @@ t.test("invalid overrides are refused naming the field", async (t) => {
 
 t.test("paper and fontFamily are not render options", async (t) => {
   for (const options of [{ paper: "a4" }, { fontFamily: "Inter" }]) {
-    const error = await renderer.render({ markdown: "x", templateId: "clean", options }).then(() => undefined, (e: unknown) => e)
+    const error = await renderer.render({ markdown: "x", templateId: "clean", options }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     t.type(error, InvalidRenderRequest, `options ${JSON.stringify(options)} refused`)
     t.match((error as InvalidRenderRequest).field, /^options\./)
   }
@@ -126,7 +151,11 @@ t.test("a retired family still renders, in the face that replaced it", async (t)
     t.equal(old.sha256, amiri.sha256, `${retired}: the same PDF as Amiri`)
     t.same(old.provenance, amiri.provenance, `${retired}: the same provenance, which names Amiri`)
   }
-  t.same(Schema.decodeUnknownSync(RenderOverrides)({ fontFamily: "Noto Sans Arabic" }), { fontFamily: "Amiri" }, "the schema decodes the old name to the new")
+  t.same(
+    Schema.decodeUnknownSync(RenderOverrides)({ fontFamily: "Noto Sans Arabic" }),
+    { fontFamily: "Amiri" },
+    "the schema decodes the old name to the new"
+  )
   t.notOk(FONT_FAMILIES.includes("Noto Sans Arabic"), "a retired family is no longer offered")
 })
 
@@ -147,7 +176,11 @@ t.test("renderOptionsSha256 covers overrides only when they are given", async (t
   t.equal(plain.provenance.renderOptionsSha256, jcsSha256(effective), "without overrides: the effective options as before")
   t.equal(
     plain.provenance.requestSha256,
-    jcsSha256({ operation: "render", pathParams: {}, body: { markdown: SAMPLE, templateId: "clean", locale: "en", options: { pageNumbers: true } } }),
+    jcsSha256({
+      operation: "render",
+      pathParams: {},
+      body: { markdown: SAMPLE, templateId: "clean", locale: "en", options: { pageNumbers: true } }
+    }),
     "without overrides: the request hash as before"
   )
   const empty = await renderer.render({ ...request, overrides: {} })
@@ -157,7 +190,11 @@ t.test("renderOptionsSha256 covers overrides only when they are given", async (t
   const paper = await renderer.render({ ...request, overrides: { paper: "us-letter" } })
   const font = await renderer.render({ ...request, overrides: { fontFamily: "Inter" } })
   const both = await renderer.render({ ...request, overrides: { paper: "us-letter", fontFamily: "Inter" } })
-  t.equal(both.provenance.renderOptionsSha256, jcsSha256({ ...effective, paper: "us-letter", fontFamily: "Inter" }), "overrides join the effective options")
+  t.equal(
+    both.provenance.renderOptionsSha256,
+    jcsSha256({ ...effective, paper: "us-letter", fontFamily: "Inter" }),
+    "overrides join the effective options"
+  )
   const hashes = new Set([plain, paper, font, both].map((r) => r.provenance.renderOptionsSha256))
   t.equal(hashes.size, 4, "each override changes renderOptionsSha256")
   t.equal(paper.provenance.optionsSha256, plain.provenance.optionsSha256, "optionsSha256 covers the options as sent, which are the same")

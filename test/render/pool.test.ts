@@ -32,11 +32,17 @@ t.test("workers that cannot start fail every job as crashed, once", async (t) =>
   const pool = new WasmEnginePool({ size: 2, timeoutMs: 5_000, fonts: [], bundle: broken, recycleAboveBytes: 256 * MiB, warmUp: true })
   const queued = pool.typeset(job)
   await t.rejects(pool.warm(), "warm-up reports the failure")
-  const error = await queued.then(() => undefined, (e: unknown) => e)
+  const error = await queued.then(
+    () => undefined,
+    (e: unknown) => e
+  )
   t.type(error, CompileFailure, "the job queued before start-up fails")
   t.equal((error as CompileFailure).reason, "crashed")
   t.match((error as CompileFailure).details.join(" "), /no compiler worker could start/)
-  const later = await pool.typeset(job).then(() => undefined, (e: unknown) => e)
+  const later = await pool.typeset(job).then(
+    () => undefined,
+    (e: unknown) => e
+  )
   t.type(later, CompileFailure, "a later job fails at once")
   t.match((later as CompileFailure).details.join(" "), /no compiler worker could start/)
   await pool.close()
@@ -48,7 +54,14 @@ const scripts = "Latin, Русский, Ελληνικά, العربية, हि
 t.test("a worker replaced after every render typesets exactly as the first one", async (t) => {
   // Any memory is past a 1-byte threshold: every render ends with its worker replaced, and each
   // replacement starts from the font descriptions the first worker computed.
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 1, warmUp: true })
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 60_000,
+    fonts: verifyFonts(),
+    bundle: readBundle(),
+    recycleAboveBytes: 1,
+    warmUp: true
+  })
   await pool.warm()
   const first = await pool.typeset(withText(scripts))
   const again = await pool.typeset(withText(scripts))
@@ -57,7 +70,11 @@ t.test("a worker replaced after every render typesets exactly as the first one",
   t.equal(sha256(third.pdf), sha256(first.pdf), "and so does the next one")
   // Jobs queued behind a worker that is being replaced go to its replacement.
   const queued = await Promise.all([1, 2, 3].map(() => pool.typeset(withText(scripts))))
-  t.same(queued.map((r) => sha256(r.pdf)), [1, 2, 3].map(() => sha256(first.pdf)), "queued jobs typeset on the replacements")
+  t.same(
+    queued.map((r) => sha256(r.pdf)),
+    [1, 2, 3].map(() => sha256(first.pdf)),
+    "queued jobs typeset on the replacements"
+  )
   // Each of the first five jobs' workers was replaced before the next job could start; the
   // sixth's may still be evicting.
   const replaced = pool.workerReplacements()
@@ -68,7 +85,14 @@ t.test("a worker replaced after every render typesets exactly as the first one",
 
 t.test("jobs queued while a worker evicts its memo cache run after it, each typesetting its own text", async (t) => {
   // One worker: every job after the first waits for the previous one's reply and eviction.
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: true })
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 60_000,
+    fonts: verifyFonts(),
+    bundle: readBundle(),
+    recycleAboveBytes: 256 * MiB,
+    warmUp: true
+  })
   await pool.warm()
   const texts = Array.from({ length: 6 }, (_, k) => `# Letter ${k}\n\n${"Dear reader, ".repeat(20 * (k + 1))}`)
   const results = await Promise.all(texts.map((text) => pool.typeset(withText(text))))
@@ -88,10 +112,20 @@ t.test("a font file changed on disk after start fails the render that needs it, 
   const copy = join(dir, "arabic.ttf")
   copyFileSync(fonts[arabic]!.path, copy)
   const moved = fonts.map((font, i) => (i === arabic ? { ...font, path: copy } : font))
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: moved, bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: true })
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 60_000,
+    fonts: moved,
+    bundle: readBundle(),
+    recycleAboveBytes: 256 * MiB,
+    warmUp: true
+  })
   await pool.warm()
   writeFileSync(copy, "not the font any more")
-  const error = await pool.typeset(withText("نص عربي")).then(() => undefined, (e: unknown) => e)
+  const error = await pool.typeset(withText("نص عربي")).then(
+    () => undefined,
+    (e: unknown) => e
+  )
   t.type(error, CompileFailure, "the render fails")
   t.equal((error as CompileFailure).reason, "crashed", "and its worker is replaced")
   t.match((error as CompileFailure).details.join(" "), /font file differs from fonts\/manifest.json: .*Amiri/, "the error names the file")
@@ -111,7 +145,8 @@ t.test("a worker still evicting past its deadline is replaced, and no job is los
     Array.from({ length: 40 }, (_, i) =>
       [
         `## Area ${i} (${k})`,
-        `The figures of area ${i} moved against the plan, as they did the quarter before. `.repeat(15) + `The method is in the note.[^n${i}]`,
+        `The figures of area ${i} moved against the plan, as they did the quarter before. `.repeat(15) +
+          `The method is in the note.[^n${i}]`,
         "| Metric | Q1 | Q2 |\n|:--|--:|--:|\n| Orders | 1,204 | 1,311 |\n| Returns | 31 | 28 |",
         `[^n${i}]: Unaudited figures, area ${i}.`
       ].join("\n\n")
@@ -129,16 +164,30 @@ t.test("a worker still evicting past its deadline is replaced, and no job is los
   const calm = []
   for (const k of [1, 2, 3]) calm.push(await patient.typeset(withText(report(k))))
   t.same(patient.workerReplacements(), noWorkerReplacements, "with the default deadline no worker is replaced")
-  t.same(hurried.map((r) => sha256(r.pdf)), calm.map((r) => sha256(r.pdf)), "every job got its PDF, the same bytes as without replacements")
+  t.same(
+    hurried.map((r) => sha256(r.pdf)),
+    calm.map((r) => sha256(r.pdf)),
+    "every job got its PDF, the same bytes as without replacements"
+  )
   await Promise.all([strict.close(), patient.close()])
 })
 
 t.test("closing the pool ends a running job at once, as engine closed, and replaces no worker", async (t) => {
-  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts: verifyFonts(), bundle: readBundle(), recycleAboveBytes: 256 * MiB, warmUp: false })
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 60_000,
+    fonts: verifyFonts(),
+    bundle: readBundle(),
+    recycleAboveBytes: 256 * MiB,
+    warmUp: false
+  })
   await pool.warm()
   // 4,000 paragraphs: a second or more of work for the worker.
   const long = Array.from({ length: 4000 }, (_, i) => `Paragraph ${i} of a long document.`).join("\n\n")
-  const running = pool.typeset(withText(long)).then(() => undefined, (e: unknown) => e)
+  const running = pool.typeset(withText(long)).then(
+    () => undefined,
+    (e: unknown) => e
+  )
   await new Promise((resolve) => setTimeout(resolve, 200))
   const closedAt = Date.now()
   await pool.close()

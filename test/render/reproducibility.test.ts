@@ -14,12 +14,32 @@ const root = fileURLToPath(new URL("../../", import.meta.url))
 
 const REQUEST: RenderRequest = {
   markdown: [
-    "---", "title: Reproducible", "author: [Ada, Bob]", "---", "",
-    "# Heading", "", "Text with **bold**, *italic*, `code`, a [link](https://example.com) and a note.[^1]", "",
-    "日本語と中文、한국어, مرحبا, नमस्ते, Привет.", "",
-    "| a | b |", "|:-|-:|", "| 1 | 2 |", "",
-    "- [x] done", "- [ ] todo", "", "```js", "const x = 1", "```", "",
-    `![dot](data:image/png;base64,${PNG_1x1})`, "", "[^1]: The note.", ""
+    "---",
+    "title: Reproducible",
+    "author: [Ada, Bob]",
+    "---",
+    "",
+    "# Heading",
+    "",
+    "Text with **bold**, *italic*, `code`, a [link](https://example.com) and a note.[^1]",
+    "",
+    "日本語と中文、한국어, مرحبا, नमस्ते, Привет.",
+    "",
+    "| a | b |",
+    "|:-|-:|",
+    "| 1 | 2 |",
+    "",
+    "- [x] done",
+    "- [ ] todo",
+    "",
+    "```js",
+    "const x = 1",
+    "```",
+    "",
+    `![dot](data:image/png;base64,${PNG_1x1})`,
+    "",
+    "[^1]: The note.",
+    ""
   ].join("\n"),
   templateId: "clean",
   locale: "en",
@@ -50,7 +70,11 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   t.equal((await cold.render(REQUEST)).sha256, a.sha256, "a pool without the warm-up page gives the same bytes")
 
   const concurrent = await Promise.all([1, 2, 3, 4].map(() => second.render(REQUEST)))
-  t.same(concurrent.map((r) => r.sha256), [a.sha256, a.sha256, a.sha256, a.sha256], "concurrent renders agree")
+  t.same(
+    concurrent.map((r) => r.sha256),
+    [a.sha256, a.sha256, a.sha256, a.sha256],
+    "concurrent renders agree"
+  )
 
   const other = await second.render({ ...REQUEST, options: { pageNumbers: false } })
   t.not(other.sha256, a.sha256, "pageNumbers false gives a different PDF")
@@ -69,11 +93,18 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   t.test("Deno renders the same bytes as Node", async (t) => {
     // Deno is a devDependency (npm package `deno`, whose binary ships inside it): it must run.
     const deno = `${root}node_modules/deno/deno`
-    const { stdout, stderr } = await run(deno, ["run", "-A", "--node-modules-dir=manual", "test/fixtures/render-once.ts", JSON.stringify(REQUEST)], {
-      cwd: root,
-      timeout: 120_000,
-      env: { ...process.env, NO_COLOR: "1" }
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: `${String(error)}\n${error.stderr ?? ""}` }))
+    const { stdout, stderr } = await run(
+      deno,
+      ["run", "-A", "--node-modules-dir=manual", "test/fixtures/render-once.ts", JSON.stringify(REQUEST)],
+      {
+        cwd: root,
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: "1" }
+      }
+    ).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: error.stdout ?? "",
+      stderr: `${String(error)}\n${error.stderr ?? ""}`
+    }))
     const line = stdout.trim().split("\n").pop() ?? ""
     let parsed: { sha256: string; provenance: unknown } | undefined
     try {

@@ -21,13 +21,20 @@ t.test("the table is exported beside the existing exports", async (t) => {
   const patched = exportFunctionTable(original, "table")
   t.same(
     WebAssembly.Module.exports(new WebAssembly.Module(patched)),
-    [{ name: "f", kind: "function" }, { name: "table", kind: "table" }],
+    [
+      { name: "f", kind: "function" },
+      { name: "table", kind: "table" }
+    ],
     "the old export and the table"
   )
   const instance = new WebAssembly.Instance(new WebAssembly.Module(patched))
-  const table = instance.exports["table"] as WebAssembly.Table
-  t.equal(table.get(0), instance.exports["f"], "the table holds the module's own function")
-  t.same(patched.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length), original.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length), "the sections before the exports are untouched")
+  const table = instance.exports.table as WebAssembly.Table
+  t.equal(table.get(0), instance.exports.f, "the table holds the module's own function")
+  t.same(
+    patched.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length),
+    original.subarray(0, 8 + TYPES.length + FUNCTIONS.length + TABLE.length),
+    "the sections before the exports are untouched"
+  )
   const after = ELEMENTS.length + CODE.length
   t.same(patched.subarray(patched.length - after), original.subarray(original.length - after), "and so are those after them")
 })
@@ -38,7 +45,7 @@ t.test("sizes and counts that need another byte are written longer", async (t) =
   const names = Array.from({ length: 127 }, (_, i) => [...new TextEncoder().encode(`a${i}`)])
   const entries = names.flatMap((name) => [name.length, ...name, 0, 0])
   const content = [127, ...entries]
-  const exports = [7, ...[content.length & 0x7f | 0x80, content.length >> 7], ...content]
+  const exports = [7, ...[(content.length & 0x7f) | 0x80, content.length >> 7], ...content]
   const patched = exportFunctionTable(module(TYPES, FUNCTIONS, TABLE, exports, ELEMENTS, CODE), "table")
   const listed = WebAssembly.Module.exports(new WebAssembly.Module(patched))
   t.equal(listed.length, 128, "all 128 exports")

@@ -12,16 +12,47 @@ import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.
 import { PNG_1x1 } from "../helpers/render.ts"
 
 const SAMPLE = [
-  "---", "title: Sample Title", "author: Sam Author", "---", "",
-  "# First Heading", "", "Body paragraph with **bold** and *italic* text.", "",
-  "## Second Heading", "", "- item one", "- item two", "", "1. first", "2. second", "",
-  "| Col A | Col B |", "|---|---|", "| a1 | b1 |", "", "```", "code line", "```", "", "> quoted text", ""
+  "---",
+  "title: Sample Title",
+  "author: Sam Author",
+  "---",
+  "",
+  "# First Heading",
+  "",
+  "Body paragraph with **bold** and *italic* text.",
+  "",
+  "## Second Heading",
+  "",
+  "- item one",
+  "- item two",
+  "",
+  "1. first",
+  "2. second",
+  "",
+  "| Col A | Col B |",
+  "|---|---|",
+  "| a1 | b1 |",
+  "",
+  "```",
+  "code line",
+  "```",
+  "",
+  "> quoted text",
+  ""
 ].join("\n")
 
 const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
-const hex = (c: ReadonlyArray<number>) => "#" + c.map((v) => Math.round(v * 255).toString(16).padStart(2, "0")).join("")
+const hex = (c: ReadonlyArray<number>) =>
+  "#" +
+  c
+    .map((v) =>
+      Math.round(v * 255)
+        .toString(16)
+        .padStart(2, "0")
+    )
+    .join("")
 const colorsOf = (r: RenderResult, word: string): Set<string> => {
   const chars = pdfChars(r.pdf)
   // Case-insensitive: some templates set headings in capitals.
@@ -48,8 +79,13 @@ const ANONYMOUS: ReadonlySet<string> = new Set(["academic-submission"])
 
 /** Marketing pieces speak for a company: they print no byline. */
 const NO_BYLINE: ReadonlySet<string> = new Set([
-  "marketing-product-one-pager", "marketing-customer-case-study", "marketing-company-profile", "marketing-media-kit",
-  "marketing-press-kit", "marketing-product-brochure", "marketing-event-program"
+  "marketing-product-one-pager",
+  "marketing-customer-case-study",
+  "marketing-company-profile",
+  "marketing-media-kit",
+  "marketing-press-kit",
+  "marketing-product-brochure",
+  "marketing-event-program"
 ])
 
 /** Page numbers where a convention other than "Page X of N" is what readers expect. */
@@ -67,7 +103,21 @@ for (const templateId of TEMPLATE_IDS) {
     t.ok(isValidPdf(base.pdf), "a PDF")
     const text = pdfText(base.pdf)
     const shows = (part: string) => squash(text).toLowerCase().includes(squash(part).toLowerCase())
-    for (const part of ["Sample Title", "First Heading", "Second Heading", "bold", "italic", "item one", "item two", "first", "second", "Col A", "b1", "code line", "quoted text"]) {
+    for (const part of [
+      "Sample Title",
+      "First Heading",
+      "Second Heading",
+      "bold",
+      "italic",
+      "item one",
+      "item two",
+      "first",
+      "second",
+      "Col A",
+      "b1",
+      "code line",
+      "quoted text"
+    ]) {
       t.ok(shows(part), `shows "${part}"`)
     }
     if (ANONYMOUS.has(templateId)) t.notOk(shows("Sam Author"), "keeps the author anonymous")
@@ -78,10 +128,18 @@ for (const templateId of TEMPLATE_IDS) {
     const numbered = await renderer.render({ markdown: SAMPLE, templateId, options: { pageNumbers: true } })
     if (BOOKS.has(templateId)) t.not(numbered.sha256, base.sha256, "pageNumbers true: folios appear")
     else t.match(pdfText(numbered.pdf), PAGE_LABEL[templateId] ?? /Page \d+ of \d+/, "pageNumbers true: the page label shows")
-    const colored = await renderer.render({ markdown: SAMPLE, templateId, options: { bodyTextColor: "#aa1122", headingTextColor: "#1133bb" } })
+    const colored = await renderer.render({
+      markdown: SAMPLE,
+      templateId,
+      options: { bodyTextColor: "#aa1122", headingTextColor: "#1133bb" }
+    })
     t.not(colored.sha256, base.sha256, "colours change the PDF")
-    t.ok(colorsOf(colored, "Body paragraph").has("#aa1122"), "body text in bodyTextColor", { found: [...colorsOf(colored, "Body paragraph")] })
-    t.ok(colorsOf(colored, "Second Heading").has("#1133bb"), "heading in headingTextColor", { found: [...colorsOf(colored, "Second Heading")] })
+    t.ok(colorsOf(colored, "Body paragraph").has("#aa1122"), "body text in bodyTextColor", {
+      found: [...colorsOf(colored, "Body paragraph")]
+    })
+    t.ok(colorsOf(colored, "Second Heading").has("#1133bb"), "heading in headingTextColor", {
+      found: [...colorsOf(colored, "Second Heading")]
+    })
     t.notOk(colorsOf(base, "Body paragraph").has("#aa1122"), "default body colour differs")
     if (templateId === "creative") {
       const shas = new Set<string>()
@@ -104,7 +162,7 @@ t.test("invalid requests are refused naming the field", async (t) => {
   await invalid(t, { markdown: "x", templateId: "clean", locale: "EN" }, "locale")
   t.equal(TEMPLATE_IDS.length, 57, "57 catalog ids")
   await invalid(t, { markdown: "a".repeat(200_001), templateId: "clean" }, "markdown")
-  const ok = await renderer.render({ markdown: "a".repeat(199_990) + "\n", templateId: "clean" })
+  const ok = await renderer.render({ markdown: `${"a".repeat(199_990)}\n`, templateId: "clean" })
   t.ok(isValidPdf(ok.pdf), "just under the limit renders")
   // The limit counts code points: 200,000 emoji are 400,000 UTF-16 units but allowed.
   await invalid(t, { markdown: "é".repeat(200_001), templateId: "clean" }, "markdown")
@@ -115,7 +173,18 @@ t.test("provenance", async (t) => {
   const plain = await renderer.render({ markdown: SAMPLE, templateId: "clean" })
   const withImage = await renderer.render({ markdown: `${SAMPLE}\n![dot](data:image/png;base64,${PNG_1x1})\n`, templateId: "clean" })
   const p = plain.provenance
-  for (const key of ["catalogSha256", "fontSetSha256", "manifestSha256", "renderOptionsSha256", "rendererReleaseChecksum", "templateDefinitionSha256", "templateReleaseSha256", "optionsSha256", "requestSha256", "sourceSha256"] as const) {
+  for (const key of [
+    "catalogSha256",
+    "fontSetSha256",
+    "manifestSha256",
+    "renderOptionsSha256",
+    "rendererReleaseChecksum",
+    "templateDefinitionSha256",
+    "templateReleaseSha256",
+    "optionsSha256",
+    "requestSha256",
+    "sourceSha256"
+  ] as const) {
     t.match(p[key], /^[a-f0-9]{64}$/, `${key} is a sha256`)
   }
   t.equal(p.assetSetSha256, null, "assetSetSha256 null without images")

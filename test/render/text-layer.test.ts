@@ -56,7 +56,8 @@ for (const locale of LOCALES) {
 }
 
 t.test("Arabic with harakat (vowel marks) keeps its words", async (t) => {
-  const todo = "Typst sets a mark off the baseline as a text chunk of its own, and both extractors put it, and the letter it sits on, out of place"
+  const todo =
+    "Typst sets a mark off the baseline as a text chunk of its own, and both extractors put it, and the letter it sits on, out of place"
   const lost = await read("الطلب لا يزال قوياً جداً، وهذا أيضاً صحيح.\n", "clean", "ar")
   t.same(lost.mupdf, [], "mupdf reads every word", { todo })
   t.same(lost["pdf.js"], [], "pdf.js reads every word", { todo })

@@ -21,7 +21,14 @@ const CONTRACT_VERSION = "publishing.lifecycle.v1"
 const validTemplate = {
   name: "Letterhead",
   baseTemplateId: "resume-ats",
-  options: { pageNumbers: true, bodyTextColor: "#1A2B3C", headingTextColor: "#000000", creativeAccent: "rose", paper: "us-letter", fontFamily: FONT_FAMILIES[0] }
+  options: {
+    pageNumbers: true,
+    bodyTextColor: "#1A2B3C",
+    headingTextColor: "#000000",
+    creativeAccent: "rose",
+    paper: "us-letter",
+    fontFamily: FONT_FAMILIES[0]
+  }
 }
 
 let keyCounter = 0
@@ -29,24 +36,29 @@ const freshKey = () => `test-key-${Date.now()}-${++keyCounter}`
 
 t.test("custom templates", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const accounts = await runWith(database, Effect.orDie(Effect.gen(function*() {
-      const owner = yield* insertAccountWithKey()
-      // An owner with a template saved before its font family (Noto Naskh Arabic) left the bundled set.
-      const arabicOwner = yield* insertAccountWithKey()
-      const savedBefore = randomUUID()
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`
+    const accounts = await runWith(
+      database,
+      Effect.orDie(
+        Effect.gen(function* () {
+          const owner = yield* insertAccountWithKey()
+          // An owner with a template saved before its font family (Noto Naskh Arabic) left the bundled set.
+          const arabicOwner = yield* insertAccountWithKey()
+          const savedBefore = randomUUID()
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`
         insert into custom_templates (id, account_id, name, base_template_id, options)
         values (${savedBefore}, ${arabicOwner.accountId}, 'Arabic letterhead', 'academic', ${JSON.stringify({ fontFamily: "Noto Naskh Arabic" })}::jsonb)`
-      return {
-        owner,
-        arabicOwner,
-        savedBefore,
-        readOnlyKey: yield* insertKey(owner.accountId, ["documents.read"]),
-        manageOnlyKey: yield* insertKey(owner.accountId, ["templates.manage"]),
-        other: yield* insertAccountWithKey()
-      }
-    })))
+          return {
+            owner,
+            arabicOwner,
+            savedBefore,
+            readOnlyKey: yield* insertKey(owner.accountId, ["documents.read"]),
+            manageOnlyKey: yield* insertKey(owner.accountId, ["templates.manage"]),
+            other: yield* insertAccountWithKey()
+          }
+        })
+      )
+    )
     const server = await startServer(t, database.env)
     const owner = accounts.owner.key
 
@@ -96,7 +108,11 @@ t.test("custom templates", (t) =>
       const listed = await list()
       t.equal(listed.status, 200)
       t.equal(listed.body.contractVersion, CONTRACT_VERSION)
-      t.same(listed.body.templates.map((x: { id: string }) => x.id), [minimal.body.template.id, template.id], "newest first")
+      t.same(
+        listed.body.templates.map((x: { id: string }) => x.id),
+        [minimal.body.template.id, template.id],
+        "newest first"
+      )
     })
 
     await t.test("401 without a valid key", async (t) => {
@@ -108,7 +124,13 @@ t.test("custom templates", (t) =>
     await t.test("403 for a key without the operation's scope", async (t) => {
       const created = await create(validTemplate)
       isError(t, await create(validTemplate, { token: accounts.readOnlyKey }), 403, "forbidden", "create with documents.read only")
-      isError(t, await remove(created.body.template.id, { token: accounts.readOnlyKey }), 403, "forbidden", "delete with documents.read only")
+      isError(
+        t,
+        await remove(created.body.template.id, { token: accounts.readOnlyKey }),
+        403,
+        "forbidden",
+        "delete with documents.read only"
+      )
       isError(t, await list(accounts.manageOnlyKey), 403, "forbidden", "list with templates.manage only")
       isError(t, await get(created.body.template.id, accounts.manageOnlyKey), 403, "forbidden", "get with templates.manage only")
       t.equal((await get(created.body.template.id, accounts.readOnlyKey)).status, 200, "documents.read reads")
@@ -134,11 +156,17 @@ t.test("custom templates", (t) =>
       t.match((await create(validTemplate, { key: null })).body.error.message, /idempotency-key/i, "the message names the header")
       isError(t, await create(validTemplate, { key: "short" }), 400, "invalid_request", "an Idempotency-Key of 5 characters")
       isError(t, await create(validTemplate, { key: "k".repeat(201) }), 400, "invalid_request", "an Idempotency-Key of 201 characters")
-      isError(t, await create(validTemplate, { key: "tab\there-key" }), 400, "invalid_request", "an Idempotency-Key with a control character")
+      isError(
+        t,
+        await create(validTemplate, { key: "tab\there-key" }),
+        400,
+        "invalid_request",
+        "an Idempotency-Key with a control character"
+      )
       const malformed = await fetch(`${server.url}/api/v2/templates`, {
         method: "POST",
         headers: { authorization: `Bearer ${owner}`, "content-type": "application/json", "idempotency-key": freshKey() },
-        body: "{\"name\": "
+        body: '{"name": '
       })
       t.equal(malformed.status, 400, "malformed JSON")
       isError(t, await get("not-a-uuid"), 400, "invalid_request", "a path that is not a uuid (get)")
@@ -149,7 +177,11 @@ t.test("custom templates", (t) =>
 
     await t.test("415 for a body that is not JSON", async (t) => {
       isError(t, await create(validTemplate, { headers: { "content-type": "text/plain" } }), 415, "invalid_request", "text/plain")
-      t.equal((await create(validTemplate, { headers: { "content-type": "application/json; charset=utf-8" } })).status, 201, "charset is accepted")
+      t.equal(
+        (await create(validTemplate, { headers: { "content-type": "application/json; charset=utf-8" } })).status,
+        201,
+        "charset is accepted"
+      )
     })
 
     await t.test("422 for content that cannot be accepted", async (t) => {
@@ -179,7 +211,11 @@ t.test("custom templates", (t) =>
       t.equal(response.status, 200, "the conversion succeeds")
       const pdf = response.pdf!
       t.same(lostWords(markdown, pageTexts(pdf).join("\n"), "ar"), [], "every Arabic word reads back")
-      const arabicFonts = new Set(pdfChars(pdf).filter((c) => /\p{Script=Arabic}/u.test(c.c)).map((c) => stripSubset(c.font)))
+      const arabicFonts = new Set(
+        pdfChars(pdf)
+          .filter((c) => /\p{Script=Arabic}/u.test(c.c))
+          .map((c) => stripSubset(c.font))
+      )
       t.ok(arabicFonts.size > 0 && [...arabicFonts].every((font) => font.startsWith("Amiri-")), "set in Amiri", { found: [...arabicFonts] })
       const created = await create({ ...validTemplate, options: { fontFamily: "Noto Sans Arabic" } }, { token: arabicOwner })
       t.equal(created.status, 201, "a client may still send the old name")
@@ -191,7 +227,10 @@ t.test("custom templates", (t) =>
       const id = created.body.template.id
       isError(t, await get(id, accounts.other.key), 404, "not_found", "get by another owner")
       isError(t, await remove(id, { token: accounts.other.key }), 404, "not_found", "delete by another owner")
-      t.notOk((await list(accounts.other.key)).body.templates.some((x: { id: string }) => x.id === id), "not in another owner's list")
+      t.notOk(
+        (await list(accounts.other.key)).body.templates.some((x: { id: string }) => x.id === id),
+        "not in another owner's list"
+      )
       isError(t, await get(randomUUID()), 404, "not_found", "an id that never existed")
 
       const deleted = await remove(id)
@@ -201,6 +240,10 @@ t.test("custom templates", (t) =>
       t.ok(!Number.isNaN(Date.parse(deleted.body.template.deletedAt)), "the deleted template carries deletedAt")
       isError(t, await get(id), 404, "not_found", "get after delete")
       isError(t, await remove(id), 404, "not_found", "delete again with a new key")
-      t.notOk((await list()).body.templates.some((x: { id: string }) => x.id === id), "not listed after delete")
+      t.notOk(
+        (await list()).body.templates.some((x: { id: string }) => x.id === id),
+        "not listed after delete"
+      )
     })
-  }))
+  })
+)

@@ -10,18 +10,16 @@ import { pdfText } from "../helpers/pdf.ts"
 import { startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-const expectError = (
-  t: TestContext,
-  response: Awaited<ReturnType<typeof convert>>,
-  status: number,
-  code: string,
-  name: string
-) => {
+const expectError = (t: TestContext, response: Awaited<ReturnType<typeof convert>>, status: number, code: string, name: string) => {
   t.equal(response.status, status, `${name}: status ${status}`)
   t.equal(response.error?.error.code, code, `${name}: code ${code}`)
   t.equal(response.error?.error.httpStatus, status, `${name}: httpStatus in the body`)
   t.notOk("contractVersion" in (response.error ?? {}), `${name}: v1 body has no contractVersion`)
-  t.equal(response.error?.error.details?.correlationId, response.headers.get("x-correlation-id"), `${name}: correlation id matches the header`)
+  t.equal(
+    response.error?.error.details?.correlationId,
+    response.headers.get("x-correlation-id"),
+    `${name}: correlation id matches the header`
+  )
   t.notMatch(JSON.stringify(response.error), /at .*\.ts|node_modules|\/work\//, `${name}: no stack or path in the body`)
 }
 
@@ -45,7 +43,10 @@ await forEachDatabase(t, async (t, database) => {
       options: { pageNumbers: true, bodyTextColor: "#112233", headingTextColor: "#445566" }
     })
     t.equal(named.status, 200)
-    t.match(named.headers.get("content-disposition"), /^attachment; filename="Lettre d'\?t\?\.pdf"; filename\*=UTF-8''Lettre%20d%27%C3%A9t%C3%A9\.pdf$/)
+    t.match(
+      named.headers.get("content-disposition"),
+      /^attachment; filename="Lettre d'\?t\?\.pdf"; filename\*=UTF-8''Lettre%20d%27%C3%A9t%C3%A9\.pdf$/
+    )
 
     const again = await convert(server, owner.key, { markdown: "# Quarterly report\n\nRevenue grew in *every* region." })
     t.same(again.pdf, response.pdf, "the same request gives the same bytes")
@@ -86,7 +87,13 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("404 for a custom template that is unknown or another owner's", async (t) => {
-    expectError(t, await convert(server, owner.key, { markdown: "x", customTemplateId: randomUUID() }), 404, "not_found", "unknown custom template")
+    expectError(
+      t,
+      await convert(server, owner.key, { markdown: "x", customTemplateId: randomUUID() }),
+      404,
+      "not_found",
+      "unknown custom template"
+    )
     const other = await createAccount(server)
     const created = await requestJson(server, "POST", "/api/v2/templates", {
       token: other.key,
@@ -95,7 +102,13 @@ await forEachDatabase(t, async (t, database) => {
     })
     t.equal(created.status, 201, "the other owner created a template")
     const theirs = created.body.template.id as string
-    expectError(t, await convert(server, owner.key, { markdown: "x", customTemplateId: theirs }), 404, "not_found", "another owner's custom template")
+    expectError(
+      t,
+      await convert(server, owner.key, { markdown: "x", customTemplateId: theirs }),
+      404,
+      "not_found",
+      "another owner's custom template"
+    )
     const used = await convert(server, other.key, { markdown: "Signed, the owner", customTemplateId: theirs })
     t.equal(used.status, 200, "its owner converts with it")
   })
@@ -104,7 +117,11 @@ await forEachDatabase(t, async (t, database) => {
     const big = JSON.stringify({ markdown: "x", padding: "y".repeat(4 * 1024 * 1024) })
     expectError(t, await convert(server, owner.key, undefined, { rawBody: big }), 413, "invalid_request", "body over 4 MiB")
     expectError(t, await convert(server, owner.key, { markdown: "x" }, { contentType: "text/plain" }), 415, "invalid_request", "text/plain")
-    t.equal((await convert(server, owner.key, { markdown: "x" }, { contentType: "application/json; charset=utf-8" })).status, 200, "charset parameter accepted")
+    t.equal(
+      (await convert(server, owner.key, { markdown: "x" }, { contentType: "application/json; charset=utf-8" })).status,
+      200,
+      "charset parameter accepted"
+    )
   })
 
   await t.test("422 for content that cannot be accepted", async (t) => {

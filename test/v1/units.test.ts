@@ -29,7 +29,7 @@ const replacements = (server: { url: string }, reason: string) =>
   metric(server, "pressroom_render_worker_replacements_total", "reason", reason, Number.NaN)
 
 /** 186,000 characters of one table: far longer to typeset than this server's 3 s deadline. */
-const slowTable = "| a | b | c | d |\n|---|---|---|---|\n" + "| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)
+const slowTable = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
 
 await forEachDatabase(t, async (t, database) => {
   const server = await startServer(t, {
@@ -72,7 +72,7 @@ await forEachDatabase(t, async (t, database) => {
     t.equal(response.error?.error.code, "rendering_failed")
     t.equal(response.error?.error.category, "render")
     t.same(await usageOf(server, account.accountId), before, "the reserved unit was released")
-    t.ok(await replacements(server, "timeout") > timedOut, "/metrics counts the worker replaced past its deadline")
+    t.ok((await replacements(server, "timeout")) > timedOut, "/metrics counts the worker replaced past its deadline")
     t.equal((await convert(server, account.key, { markdown: "Next one works." })).status, 200, "the next conversion succeeds")
   })
 
@@ -105,7 +105,7 @@ await forEachDatabase(t, async (t, database) => {
     running.abort()
     t.same(await Promise.all([first, second]), ["aborted", "aborted"])
     const deadline = Date.now() + 10_000
-    while (await jobsWithStatus(server, "cancelled") < cancelledBefore + 2 && Date.now() < deadline) {
+    while ((await jobsWithStatus(server, "cancelled")) < cancelledBefore + 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     t.equal(await jobsWithStatus(server, "cancelled"), cancelledBefore + 2, "both jobs were cancelled")

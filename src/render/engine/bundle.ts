@@ -14,10 +14,11 @@ export interface BundleFile {
 export const templatesRoot = join(repositoryRoot, "typst-templates")
 
 const walk = (dir: string): Array<string> =>
-  readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]))
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]
+  )
 
 export const readBundle = (root = templatesRoot): ReadonlyArray<BundleFile> =>
   walk(root)
-    .map((file) => ({ path: "/" + relative(root, file).split(sep).join("/"), text: readFileSync(file, "utf8") }))
+    .map((file) => ({ path: `/${relative(root, file).split(sep).join("/")}`, text: readFileSync(file, "utf8") }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

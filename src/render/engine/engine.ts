@@ -3,7 +3,22 @@
  * pool is the engine we ship; the native compiler of the same typst.ts release produces
  * byte-identical PDFs and stands behind the same interface (the benchmark's baseline).
  */
-import type { TypesetJob, TypesetResult } from "../typeset.ts"
+import type { EffectiveOptions } from "../options.ts"
+import type { RenderWarning } from "../warnings.ts"
+
+/** One document to typeset, its options resolved. */
+export interface TypesetJob {
+  readonly markdown: string
+  readonly templateId: string
+  readonly options: EffectiveOptions
+  readonly locale: { readonly code: string; readonly lang: string; readonly region: string | null; readonly dir: string }
+}
+
+export interface TypesetResult {
+  readonly pdf: Uint8Array
+  readonly warnings: ReadonlyArray<RenderWarning>
+  readonly assetSha256s: ReadonlyArray<string>
+}
 
 /** One Typst compilation: the generated main file and its per-task files. */
 export interface CompileTask {

@@ -1,7 +1,7 @@
 /**
  * Evicts Typst's memo cache inside a typst.ts WebAssembly instance, doing what `comemo::evict`
  * does: typst.ts exports nothing that calls it, so without this every distinct document leaves its
- * memoised evaluation and layout behind for the life of the instance (README, "Typst's memo cache
+ * memoised evaluation and layout behind for the life of the instance (ARCHITECTURE.md, "Typst's memo cache
  * is evicted"). comemo keeps two global structures, both reached here through their static
  * addresses in this exact binary:
  * - EVICTORS, a `parking_lot::RwLock<Vec<fn(usize)>>`: one function per memoised function, which
@@ -20,7 +20,7 @@
 /**
  * After each document, entries the last MEMO_MAX_AGE documents did not use are dropped, so what
  * documents share (the template library, shaped words) stays: with nothing kept a two-page résumé
- * took 63 ms instead of 17 ms (README, "Typst's memo cache is evicted").
+ * took 63 ms instead of 17 ms (ARCHITECTURE.md, "Typst's memo cache is evicted").
  */
 export const MEMO_MAX_AGE = 2
 /**
@@ -88,8 +88,13 @@ export class MemoCache {
    */
   check(): void {
     const { evictors, accelerators: acceleratorsAt, counter: counterAt } = this.layout
-    for (const [address, bytes] of [[evictors, 16], [acceleratorsAt, 20], [counterAt, 4]] as const) {
-      if (address % 4 !== 0 || address < 0 || address + bytes > this.memory.buffer.byteLength) this.fail(`the address ${address} is not a word in memory`)
+    for (const [address, bytes] of [
+      [evictors, 16],
+      [acceleratorsAt, 20],
+      [counterAt, 4]
+    ] as const) {
+      if (address % 4 !== 0 || address < 0 || address + bytes > this.memory.buffer.byteLength)
+        this.fail(`the address ${address} is not a word in memory`)
     }
     const words = this.words()
     const { lock, length, functions } = this.evictors(words)
@@ -97,14 +102,21 @@ export class MemoCache {
     if (length === 0) this.fail("EVICTORS is empty after a compile")
     for (const index of functions) {
       const evictor = index < this.table.length ? this.table.get(index) : null
-      if (typeof evictor !== "function" || evictor.length !== 1) this.fail(`EVICTORS holds ${index}, which is not a function of one argument`)
+      if (typeof evictor !== "function" || evictor.length !== 1)
+        this.fail(`EVICTORS holds ${index}, which is not a function of one argument`)
     }
     const accelerators = this.accelerators(words)
     if (accelerators.lock !== 0) this.fail("ACCELERATORS is locked")
     const counter = words[this.layout.counter / 4]!
     const singletons = new Set<number>()
     for (let at = accelerators.first, id = accelerators.offset; at < accelerators.end; at += ACCELERATOR_WORDS, id++) {
-      const [mutex, control, bucketMask, growthLeft, items] = [words[at]! & 0xff, words[at + 1]!, words[at + 2]!, words[at + 3]!, words[at + 4]!]
+      const [mutex, control, bucketMask, growthLeft, items] = [
+        words[at]! & 0xff,
+        words[at + 1]!,
+        words[at + 2]!,
+        words[at + 3]!,
+        words[at + 4]!
+      ]
       if (mutex !== 0) this.fail("an accelerator is locked")
       if (!isBucketMask(bucketMask) || items + growthLeft > capacityOf(bucketMask)) this.fail("an accelerator is not a hash table")
       if (bucketMask === 0) singletons.add(control)

@@ -41,7 +41,7 @@ export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Pr
   })
   const compile = (task: CompileTask): Uint8Array => {
     const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))
-    task.shadows.forEach((shadow, i) => compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes)))
+    for (const [i, shadow] of task.shadows.entries()) compiler.mapShadow(shadows[i]!, Buffer.from(shadow.bytes))
     try {
       return new Uint8Array(compiler.pdf({ mainFileContent: task.main }))
     } catch (error) {

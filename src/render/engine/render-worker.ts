@@ -15,17 +15,17 @@ export type RenderWorkerData = CompilerSetup & { readonly warmUp: boolean }
 export type RenderWorkerReply =
   | { readonly ready: true; readonly fontInfos?: ReadonlyArray<FontInfo> }
   | {
-    readonly id: number
-    readonly ok: true
-    readonly pdf: Uint8Array
-    readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
-    readonly assetSha256s: ReadonlyArray<string>
-    /**
-     * Whether the worker sends an idle message next (not when it trapped), once it has evicted
-     * Typst's memo cache (unless the binary has no memo layout).
-     */
-    readonly evicts: boolean
-  }
+      readonly id: number
+      readonly ok: true
+      readonly pdf: Uint8Array
+      readonly warnings: ReadonlyArray<{ code: string; message: string; line: number | null }>
+      readonly assetSha256s: ReadonlyArray<string>
+      /**
+       * Whether the worker sends an idle message next (not when it trapped), once it has evicted
+       * Typst's memo cache (unless the binary has no memo layout).
+       */
+      readonly evicts: boolean
+    }
   | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly evicts: boolean }
   /** After a job's reply, once Typst's memo cache is evicted (if it is): the worker may take the next job. */
   | { readonly idle: true; readonly memoryBytes: number }

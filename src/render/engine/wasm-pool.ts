@@ -12,7 +12,14 @@ import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
 import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
-import { cancelled, CompileFailure, noWorkerReplacements, type TypstEngine, type WorkerReplacement, type WorkerReplacements } from "./engine.ts"
+import {
+  cancelled,
+  CompileFailure,
+  noWorkerReplacements,
+  type TypstEngine,
+  type WorkerReplacement,
+  type WorkerReplacements
+} from "./engine.ts"
 import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS, type MemoLayout } from "./memo-eviction.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
@@ -24,7 +31,7 @@ export interface WasmPoolOptions {
   readonly timeoutMs: number
   readonly fonts: ReadonlyArray<VerifiedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this is replaced after its task (README, "Typst's memo cache is evicted"). */
+  /** A worker whose WASM memory grew past this is replaced after its task (ARCHITECTURE.md, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
   /** Whether each worker typesets a warm-up page before it takes jobs (RendererConfig.warmUp). */
   readonly warmUp: boolean
@@ -44,12 +51,12 @@ export const TYPST_VERSION = "0.14.2"
 /**
  * A worker's young generation. Uncapped, V8 lets it grow to tens of MiB under the Markdown
  * parser's allocation rate, and each worker keeps that much resident; capped at 8 MiB, two workers
- * rendering letters held about 100 MiB less at a throughput within noise (README, "Memory").
+ * rendering letters held about 100 MiB less at a throughput within noise (ARCHITECTURE.md, "Memory").
  */
 const YOUNG_GENERATION_MIB = 8
 
 /**
- * Eviction takes 75 to 115 ms after a 60-page report (README, "Typst's memo cache is evicted").
+ * Eviction takes 75 to 115 ms after a 60-page report (ARCHITECTURE.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
  * service for a whole render timeout.
  */
@@ -92,7 +99,9 @@ class Slot {
         if (!("ready" in message)) return
         if (message.fontInfos) handlers.fontInfos(message.fontInfos)
         this.worker.off("message", onReady)
-        this.worker.on("message", (reply: JobReply | IdleReply) => ("idle" in reply ? handlers.idle(this, reply) : handlers.reply(this, reply)))
+        this.worker.on("message", (reply: JobReply | IdleReply) =>
+          "idle" in reply ? handlers.idle(this, reply) : handlers.reply(this, reply)
+        )
         // Adding a message listener refs the worker again; an idle worker must not keep the
         // process alive (a CLI or a test exits without close()).
         this.worker.unref()
@@ -198,16 +207,23 @@ export class WasmEnginePool implements TypstEngine {
   }
 
   private spawn(): void {
-    const slot = new Slot(this.workerUrl, { ...this.workerData, fontInfos: this.fontInfos }, {
-      reply: (s, reply) => this.onReply(s, reply),
-      idle: (s, idle) => this.onIdle(s, idle),
-      lost: (s, why) => this.onLost(s, why),
-      fontInfos: (infos) => {
-        this.fontInfos ??= infos
+    const slot = new Slot(
+      this.workerUrl,
+      { ...this.workerData, fontInfos: this.fontInfos },
+      {
+        reply: (s, reply) => this.onReply(s, reply),
+        idle: (s, idle) => this.onIdle(s, idle),
+        lost: (s, why) => this.onLost(s, why),
+        fontInfos: (infos) => {
+          this.fontInfos ??= infos
+        }
       }
-    })
+    )
     this.slots.add(slot)
-    slot.ready.then(() => this.dispatch(), (error) => this.onLost(slot, String(error)))
+    slot.ready.then(
+      () => this.dispatch(),
+      (error) => this.onLost(slot, String(error))
+    )
   }
 
   private dispatch(): void {
@@ -240,7 +256,10 @@ export class WasmEnginePool implements TypstEngine {
     } else {
       current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
     }
-    if (!reply.evicts) return this.replace(slot, "crashed")
+    if (!reply.evicts) {
+      this.replace(slot, "crashed")
+      return
+    }
     slot.evicting = setTimeout(() => {
       slot.evicting = undefined
       this.replace(slot, "eviction")
@@ -260,16 +279,23 @@ export class WasmEnginePool implements TypstEngine {
     const queued = this.queue.indexOf(pending)
     if (queued >= 0) {
       this.queue.splice(queued, 1)
-      return pending.reject(cancelled())
+      pending.reject(cancelled())
+      return
     }
     for (const slot of this.slots) {
-      if (slot.current?.pending === pending) return this.fail(slot, "cancelled", cancelled())
+      if (slot.current?.pending === pending) {
+        this.fail(slot, "cancelled", cancelled())
+        return
+      }
     }
   }
 
   private onLost(slot: Slot, why: string): void {
     if (!this.slots.has(slot)) return
-    if (slot.started) return this.fail(slot, "crashed", new CompileFailure("crashed", [why]))
+    if (slot.started) {
+      this.fail(slot, "crashed", new CompileFailure("crashed", [why]))
+      return
+    }
     // A worker that dies before it starts would die again: no replacement, or the pool would
     // respawn forever. With no worker left, nothing queued can run.
     this.startFailure = why

@@ -46,12 +46,16 @@ const require = createRequire(join(repositoryRoot, "package.json"))
 export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string =>
   join(dirname(require.resolve(`${entry.package}/package.json`)), entry.file)
 
-export const readManifest = (path = manifestPath): FontManifest =>
-  JSON.parse(readFileSync(path, "utf8")) as FontManifest
+export const readManifest = (path = manifestPath): FontManifest => JSON.parse(readFileSync(path, "utf8")) as FontManifest
 
 /** `fontSetSha256` (contract section 11): SHA-256 of the sorted list of font file hashes. */
 export const fontSetSha256 = (manifest: FontManifest): string =>
-  sha256Hex(manifest.fonts.map((font) => font.sha256).sort().join("\n"))
+  sha256Hex(
+    manifest.fonts
+      .map((font) => font.sha256)
+      .sort()
+      .join("\n")
+  )
 
 /** Checks every font of the manifest (throws a FontSetError naming the first bad file). */
 export const verifyFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<VerifiedFont> =>

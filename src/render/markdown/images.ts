@@ -21,8 +21,7 @@ export type ImageDecoding =
 
 const DATA_URI = /^data:([a-z0-9.+/-]*)((?:;[a-z0-9=.+-]+)*?)(;base64)?,(.*)$/is
 
-const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>): boolean =>
-  prefix.every((value, index) => bytes[index] === value)
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>): boolean => prefix.every((value, index) => bytes[index] === value)
 
 /** Recognises the format from the bytes themselves: the declared media type can lie. */
 const sniff = (bytes: Uint8Array): ImageKind | undefined => {

@@ -10,7 +10,13 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../warnings.ts"
 
-export type FrontMatterValue = string | number | boolean | null | ReadonlyArray<FrontMatterValue> | { readonly [key: string]: FrontMatterValue }
+export type FrontMatterValue =
+  | string
+  | number
+  | boolean
+  | null
+  | ReadonlyArray<FrontMatterValue>
+  | { readonly [key: string]: FrontMatterValue }
 export type FrontMatter = Readonly<Record<string, FrontMatterValue>>
 
 export interface ParsedMarkdown {
@@ -41,7 +47,7 @@ const toJsonValue = (value: unknown, depth: number): FrontMatterValue | undefine
 
 const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatter => {
   const node = root.children[0]
-  if (!node || node.type !== "yaml") return {}
+  if (node?.type !== "yaml") return {}
   const line = node.position?.start.line ?? 1
   let data: unknown
   try {

@@ -42,7 +42,16 @@ const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center"
 
 const PARAGRAPH_BREAK = Symbol("paragraph break")
 const SPACE: Nodes = { type: "text", value: " " }
-const BLOCK_TYPES: ReadonlySet<string> = new Set(["paragraph", "heading", "blockquote", "list", "listItem", "table", "tableRow", "footnoteDefinition"])
+const BLOCK_TYPES: ReadonlySet<string> = new Set([
+  "paragraph",
+  "heading",
+  "blockquote",
+  "list",
+  "listItem",
+  "table",
+  "tableRow",
+  "footnoteDefinition"
+])
 
 class Converter {
   private readonly warnings: Array<RenderWarning> = []
@@ -53,7 +62,10 @@ class Converter {
   private readonly definition: (identifier: string) => Definition | undefined
   private nestingWarned = false
 
-  constructor(root: Root, private readonly options: ConversionOptions) {
+  constructor(
+    root: Root,
+    private readonly options: ConversionOptions
+  ) {
     this.definition = collectDefinitions(root)
     for (const node of root.children) {
       if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
@@ -139,9 +151,7 @@ class Converter {
       case "thematicBreak":
         return "#pr.thematic-break()"
       case "blockquote":
-        return this.mayNest(depth, node)
-          ? `#quote(block: true)[${this.blocks(node.children, depth + 1)}]`
-          : this.flat(node.children)
+        return this.mayNest(depth, node) ? `#quote(block: true)[${this.blocks(node.children, depth + 1)}]` : this.flat(node.children)
       case "list":
         return this.list(node, depth)
       case "code":
@@ -179,8 +189,7 @@ class Converter {
   private table(node: Table, depth: number): string {
     const columns = Math.max(1, ...node.children.map((row) => row.children.length))
     const align = Array.from({ length: columns }, (_, i) => ALIGN[node.align?.[i] ?? ""] ?? "auto")
-    const row = (cells: ReadonlyArray<string>) =>
-      Array.from({ length: columns }, (_, i) => `[${cells[i] ?? ""}]`).join(", ")
+    const row = (cells: ReadonlyArray<string>) => Array.from({ length: columns }, (_, i) => `[${cells[i] ?? ""}]`).join(", ")
     const [head, ...body] = node.children.map((r) => r.children.map((cell) => this.inlines(cell.children, depth)))
     const parts = [`columns: ${columns}`, `align: (${align.join(", ")},)`]
     if (head) parts.push(`table.header(${row(head)})`)
