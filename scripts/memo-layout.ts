@@ -18,7 +18,7 @@ import { readBundle } from "../src/render/engine/bundle.ts"
 import { FUNCTION_TABLE_EXPORT, MEMO_MAX_AGE, MemoCache, type MemoLayout } from "../src/render/engine/memo-eviction.ts"
 import { exportFunctionTable } from "../src/render/engine/table-export.ts"
 import { startCompiler } from "../src/render/engine/wasm-compiler.ts"
-import { compilerBinaryPath } from "../src/render/engine/wasm-pool.ts"
+import { compilerRelease } from "../src/render/engine/wasm-pool.ts"
 import { repositoryRoot, verifyFonts } from "../src/render/fonts/manifest.ts"
 import { typesetDocument } from "../src/render/typeset.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
@@ -27,7 +27,7 @@ import { variant } from "../bench/documents.ts"
 /** Statics lie between the stack (the first MiB) and the heap, whose blocks lie above them; 32 MiB covers them with room. */
 const STATICS = { from: 1 << 20, to: 32 << 20 }
 
-const binary = readFileSync(compilerBinaryPath)
+const binary = readFileSync(compilerRelease().binaryPath)
 const checksum = sha256Hex(binary)
 const module = new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT))
 const compiler = await startCompiler({

@@ -1,9 +1,10 @@
 /** Accounts: the owners of API keys and of everything those keys create (contract section 2). */
-import { SqlClient } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { Plan } from "../entitlements/plan.ts"
 import { NotFound } from "../shared/errors.ts"
+import { column, TimestampColumn } from "../shared/rows.ts"
 import { Timestamp } from "../shared/timestamp.ts"
 
 export class Account extends Schema.Class<Account>("Account")({
@@ -15,16 +16,13 @@ export class Account extends Schema.Class<Account>("Account")({
   createdAt: Timestamp
 }) {}
 
-interface AccountRow {
-  readonly id: string
-  readonly name: string
-  readonly plan: Plan
-  readonly monthly_units: number | null
-  readonly created_at: Date
-}
-
-const toAccount = (row: AccountRow) =>
-  new Account({ id: row.id, name: row.name, plan: row.plan, monthlyUnits: row.monthly_units, createdAt: row.created_at.toISOString() })
+/** A row of `accounts` decoded into an `Account`. */
+const AccountRow = Schema.Struct({
+  ...Account.fields,
+  monthlyUnits: column(Account.fields.monthlyUnits, "monthly_units"),
+  createdAt: column(TimestampColumn, "created_at")
+})
+const toAccount = Schema.decodeUnknown(AccountRow)
 
 export interface NewAccount {
   readonly name: string
@@ -36,20 +34,32 @@ export class Accounts extends Effect.Service<Accounts>()("pressroom/Accounts", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
+    const findById = SqlSchema.findOne({
+      Request: Schema.UUID,
+      Result: AccountRow,
+      execute: (id) => sql`select id, name, plan, monthly_units, created_at from accounts where id = ${id}`
+    })
+
     const create = (account: NewAccount): Effect.Effect<Account> =>
-      sql<AccountRow>`
+      sql`
         insert into accounts (id, name, plan, monthly_units)
         values (${randomUUID()}, ${account.name}, ${account.plan}, ${account.monthlyUnits})
         returning id, name, plan, monthly_units, created_at`.pipe(
-        Effect.map((rows) => toAccount(rows[0]!)),
+        Effect.flatMap(([row]) => toAccount(row)),
+        Effect.map((fields) => new Account(fields)),
         Effect.orDie
       )
 
     /** The account `id`; 404 when there is none. */
     const find = (id: string): Effect.Effect<Account, NotFound> =>
-      sql<AccountRow>`select id, name, plan, monthly_units, created_at from accounts where id = ${id}`.pipe(
+      findById(id).pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toAccount(rows[0])) : Effect.fail(new NotFound({ resource: "account" }))))
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.fail(new NotFound({ resource: "account" })),
+            onSome: (fields) => Effect.succeed(new Account(fields))
+          })
+        )
       )
 
     return { create, find } as const

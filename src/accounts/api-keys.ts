@@ -1,11 +1,12 @@
 /** API keys (contract section 2): created for an account, shown once, stored as a hash, revocable. */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import { Clock, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { NotFound } from "../shared/errors.ts"
 import { environmentOf, generateApiKey, hashApiKey, prefixOf } from "./api-key.ts"
-import type { Plan } from "../entitlements/plan.ts"
+import { Plan } from "../entitlements/plan.ts"
 import { ApiScope, KeyEnvironment, type Principal } from "./principal.ts"
+import { column, TimestampColumn } from "../shared/rows.ts"
 import { Timestamp } from "../shared/timestamp.ts"
 
 /** A key as operators see it: everything but the secret. */
@@ -26,51 +27,60 @@ export interface NewApiKey {
   readonly expiresAt: Date | null
 }
 
-interface ApiKeyRow {
-  readonly id: string
-  readonly prefix: string
-  readonly scopes: ReadonlyArray<ApiScope>
-  readonly environment: KeyEnvironment
-  readonly expires_at: Date | null
-  readonly created_at: Date
-  readonly revoked_at: Date | null
-}
+/** A row of `api_keys` (its listed columns) decoded into an `ApiKey`. */
+const ApiKeyRow = Schema.Struct({
+  ...ApiKey.fields,
+  expiresAt: column(Schema.NullOr(TimestampColumn), "expires_at"),
+  createdAt: column(TimestampColumn, "created_at"),
+  revokedAt: column(Schema.NullOr(TimestampColumn), "revoked_at")
+})
+const toApiKey = (row: unknown) => Effect.map(Schema.decodeUnknown(ApiKeyRow)(row), (fields) => new ApiKey(fields))
 
-const toApiKey = (row: ApiKeyRow) =>
-  new ApiKey({
-    id: row.id,
-    prefix: row.prefix,
-    scopes: row.scopes,
-    environment: row.environment,
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
-    revokedAt: row.revoked_at?.toISOString() ?? null
-  })
+/** What authenticating a key reads: the key's account, plan, scopes and whether it still works. */
+const Credential = Schema.Struct({
+  keyId: column(Schema.UUID, "id"),
+  accountId: column(Schema.UUID, "account_id"),
+  plan: Plan,
+  scopes: Schema.Array(ApiScope),
+  expiresAt: column(Schema.NullOr(Schema.DateFromSelf), "expires_at"),
+  revokedAt: column(Schema.NullOr(Schema.DateFromSelf), "revoked_at")
+})
 
 export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const credentialOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Credential,
+      execute: (secretSha256) =>
+        sql`
+          select k.id, k.account_id, a.plan, k.scopes, k.expires_at, k.revoked_at
+          from api_keys k join accounts a on a.id = k.account_id
+          where k.secret_sha256 = ${secretSha256}`
+    })
 
     /** A new key; `secret` is the only copy of the key there will ever be. */
     const create = (key: NewApiKey): Effect.Effect<{ readonly key: ApiKey; readonly secret: string }> => {
       const secret = generateApiKey(key.environment)
-      return sql<ApiKeyRow>`
+      return sql`
         insert into api_keys (id, account_id, prefix, secret_sha256, scopes, environment, expires_at)
         values (${randomUUID()}, ${key.accountId}, ${prefixOf(secret)}, ${hashApiKey(secret)}, ${key.scopes}::text[],
                 ${key.environment}, ${key.expiresAt})
         returning id, prefix, scopes, environment, expires_at, created_at, revoked_at`.pipe(
-        Effect.map((rows) => ({ key: toApiKey(rows[0]!), secret })),
+        Effect.flatMap(([row]) => toApiKey(row)),
+        Effect.map((key) => ({ key, secret })),
         Effect.orDie
       )
     }
 
     /** Revokes the key `id` from now on; revoking it again changes nothing (it keeps its first `revokedAt`). */
     const revoke = (id: string): Effect.Effect<ApiKey, NotFound> =>
-      sql<ApiKeyRow>`
+      sql`
         update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${id}
         returning id, prefix, scopes, environment, expires_at, created_at, revoked_at`.pipe(
+        Effect.flatMap(([row]) => (row ? Effect.asSome(toApiKey(row)) : Effect.succeedNone)),
         Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(toApiKey(rows[0])) : Effect.fail(new NotFound({ resource: "key" }))))
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "key" })), onSome: Effect.succeed }))
       )
 
     /**
@@ -82,21 +92,12 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
     const authenticate = (presented: string, environment: KeyEnvironment): Effect.Effect<Option.Option<Principal>> =>
       Effect.gen(function* () {
         if (environmentOf(presented) !== environment) return Option.none()
-        const rows = yield* sql<{
-          id: string
-          account_id: string
-          plan: Plan
-          scopes: ReadonlyArray<ApiScope>
-          expires_at: Date | null
-          revoked_at: Date | null
-        }>`
-          select k.id, k.account_id, a.plan, k.scopes, k.expires_at, k.revoked_at
-          from api_keys k join accounts a on a.id = k.account_id
-          where k.secret_sha256 = ${hashApiKey(presented)}`.pipe(Effect.orDie)
+        const found = yield* Effect.orDie(credentialOf(hashApiKey(presented)))
         const now = yield* Clock.currentTimeMillis
-        const row = rows[0]
-        if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at.getTime() <= now)) return Option.none()
-        return Option.some({ accountId: row.account_id, keyId: row.id, plan: row.plan, scopes: new Set(row.scopes) })
+        if (Option.isNone(found)) return Option.none()
+        const { accountId, expiresAt, keyId, plan, revokedAt, scopes } = found.value
+        if (revokedAt !== null || (expiresAt !== null && expiresAt.getTime() <= now)) return Option.none()
+        return Option.some({ accountId, keyId, plan, scopes: new Set(scopes) })
       })
 
     return { create, revoke, authenticate } as const

@@ -1,6 +1,7 @@
-/** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes. */
-import { SqlClient } from "@effect/sql"
-import { Config, Effect, Option } from "effect"
+/** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes (artifact.ts). */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Config, Effect, type Option, Schema } from "effect"
+import { type Artifact, ArtifactRow } from "./artifact.ts"
 
 export interface NewArtifact {
   readonly id: string
@@ -13,22 +14,6 @@ export interface NewArtifact {
   readonly pageCount: number
   readonly sha256: string
   readonly storageKey: string
-}
-
-export interface ArtifactRow {
-  readonly id: string
-  readonly account_id: string
-  readonly job_id: string
-  readonly revision_id: string | null
-  readonly status: "available" | "expired" | "deleting" | "deleted"
-  readonly filename: string
-  readonly bytes: number
-  readonly page_count: number
-  readonly sha256: string
-  readonly storage_key: string
-  readonly created_at: Date
-  readonly finalized_at: Date
-  readonly expires_at: Date
 }
 
 /** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
@@ -44,6 +29,11 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const retention = yield* retentionConfig
+    const findById = SqlSchema.findOne({
+      Request: Schema.UUID,
+      Result: ArtifactRow,
+      execute: (artifactId) => sql`select * from artifacts where id = ${artifactId}`
+    })
     return {
       insert: (artifact: NewArtifact) => {
         const ttl = artifact.purpose === "preview" ? retention.previewTtlSeconds : retention.finalTtlSeconds
@@ -67,11 +57,7 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
         Effect.orDie
       ),
 
-      find: (artifactId: string) =>
-        sql<ArtifactRow>`select * from artifacts where id = ${artifactId}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0])),
-          Effect.orDie
-        )
+      find: (artifactId: string): Effect.Effect<Option.Option<Artifact>> => Effect.orDie(findById(artifactId))
     } as const
   })
 }) {}

@@ -3,11 +3,13 @@
  * `Job` is the domain's view, with what the API may not show (the owner, the fencing token, the
  * render spec); `JobRow` decodes a row of the `jobs` table into it.
  */
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { EntitlementSnapshot } from "../entitlements/entitlement.ts"
 import { Channel, Provenance } from "../render/provenance.ts"
 import { RenderWarning } from "../render/warnings.ts"
 import { PublishingError } from "../shared/errors.ts"
+import { Retention } from "../shared/retention.ts"
+import { column } from "../shared/rows.ts"
 
 export const JobStatus = Schema.Literal("accepted", "queued", "running", "succeeded", "failed", "cancelled")
 export type JobStatus = typeof JobStatus.Type
@@ -57,10 +59,6 @@ export const Job = Schema.Struct({
 })
 export type Job = typeof Job.Type
 
-/** `field` of `Job`, read from the column `column`. */
-const column = <S extends Schema.Schema.AnyNoContext>(schema: S, name: string) =>
-  Schema.propertySignature(schema).pipe(Schema.fromKey(name))
-
 /** A row of `jobs` (its JSON columns parsed by the driver) decoded into a `Job`; the row's other columns are ignored. */
 export const JobRow = Schema.Struct({
   ...Job.fields,
@@ -77,4 +75,45 @@ export const JobRow = Schema.Struct({
   queuedAt: column(Job.fields.queuedAt, "queued_at"),
   startedAt: column(Job.fields.startedAt, "started_at"),
   completedAt: column(Job.fields.completedAt, "completed_at")
+})
+
+/** What the API shows of a job as the domain holds it (its times it shows as timestamps). */
+const SHOWN = [
+  "id",
+  "documentId",
+  "revisionId",
+  "artifactId",
+  "purpose",
+  "status",
+  "attemptCount",
+  "acceptedAt",
+  "queuedAt",
+  "startedAt",
+  "completedAt",
+  "requestSha256",
+  "entitlement",
+  "provenance",
+  "error"
+] as const
+
+/**
+ * The job as the API shows it (specification 2.8): the domain's job without what only the service
+ * may see (owner, channel, render spec, fencing token; its warnings the JobResponse carries beside
+ * it), its times as timestamps, its output format and its retention.
+ */
+export const JobResource = Schema.Struct({
+  ...Job.pick(...SHOWN).fields,
+  acceptedAt: Schema.Date,
+  queuedAt: Schema.NullOr(Schema.Date),
+  startedAt: Schema.NullOr(Schema.Date),
+  completedAt: Schema.NullOr(Schema.Date),
+  outputFormat: Schema.Literal("pdf"),
+  retention: Retention
+}).annotations({ identifier: "Job" })
+export type JobResource = typeof JobResource.Type
+
+export const toJobResource = (job: Job, retention: Retention): JobResource => ({
+  ...Struct.pick(job, ...SHOWN),
+  outputFormat: "pdf",
+  retention
 })

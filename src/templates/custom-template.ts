@@ -18,12 +18,16 @@ export interface CustomTemplateDefinition {
   readonly options: CustomTemplateOptions
 }
 
-export interface CustomTemplate extends CustomTemplateDefinition {
-  readonly id: string
-  readonly createdAt: Date
+export const CustomTemplate = Schema.Struct({
+  id: Schema.UUID,
+  name: Schema.String,
+  baseTemplateId: Schema.String,
+  options: CustomTemplateOptions,
+  createdAt: Schema.DateFromSelf,
   /** Set when the owner deleted it; a deleted template is found by nobody. */
-  readonly deletedAt: Date | null
-}
+  deletedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type CustomTemplate = typeof CustomTemplate.Type
 
 /**
  * The definition a well-formed request asks for, or 422 when its content cannot be accepted: an

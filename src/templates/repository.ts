@@ -6,68 +6,62 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { type CustomTemplate, type CustomTemplateDefinition, CustomTemplateOptions } from "./custom-template.ts"
+import { column } from "../shared/rows.ts"
+import { CustomTemplate, type CustomTemplateDefinition } from "./custom-template.ts"
 
-interface TemplateRow {
-  readonly id: string
-  readonly name: string
-  readonly base_template_id: string
-  readonly options: unknown
-  readonly created_at: Date
-  readonly deleted_at: Date | null
-}
-
-// Saved options were validated on the way in; decoding them again only gives them their type.
-const decodeOptions = Schema.decodeUnknownSync(CustomTemplateOptions)
-
-const toTemplate = (row: TemplateRow): CustomTemplate => ({
-  id: row.id,
-  name: row.name,
-  baseTemplateId: row.base_template_id,
-  options: decodeOptions(row.options),
-  createdAt: row.created_at,
-  deletedAt: row.deleted_at
+/**
+ * A row of `custom_templates` decoded into a `CustomTemplate`. Saved options were validated on the
+ * way in; decoding them again gives them their type, and maps a retired font family to its
+ * replacement.
+ */
+const TemplateRow = Schema.Struct({
+  ...CustomTemplate.fields,
+  baseTemplateId: column(CustomTemplate.fields.baseTemplateId, "base_template_id"),
+  createdAt: column(CustomTemplate.fields.createdAt, "created_at"),
+  deletedAt: column(CustomTemplate.fields.deletedAt, "deleted_at")
 })
+const decodeRows = Schema.decodeUnknown(Schema.Array(TemplateRow))
 
 export class CustomTemplates extends Effect.Service<CustomTemplates>()("pressroom/CustomTemplates", {
   accessors: true,
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql`id, name, base_template_id, options, created_at, deleted_at`
-    const one = (rows: ReadonlyArray<TemplateRow>) => Option.map(Option.fromNullable(rows[0]), toTemplate)
+    /** The templates a statement returns. */
+    const templates = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>): Effect.Effect<ReadonlyArray<CustomTemplate>> =>
+      statement.pipe(Effect.flatMap(decodeRows), Effect.orDie)
+    const one = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+      Effect.map(templates(statement), (rows) => Option.fromNullable(rows[0]))
 
     return {
       create: (accountId: string, definition: CustomTemplateDefinition): Effect.Effect<CustomTemplate> =>
-        sql<TemplateRow>`
-          insert into custom_templates (id, account_id, name, base_template_id, options)
-          values (${randomUUID()}, ${accountId}, ${definition.name}, ${definition.baseTemplateId}, ${JSON.stringify(definition.options)}::jsonb)
-          returning ${columns}`.pipe(
-          Effect.map((rows) => toTemplate(rows[0]!)),
-          Effect.orDie
+        Effect.map(
+          templates(sql`
+            insert into custom_templates (id, account_id, name, base_template_id, options)
+            values (${randomUUID()}, ${accountId}, ${definition.name}, ${definition.baseTemplateId}, ${JSON.stringify(definition.options)}::jsonb)
+            returning ${columns}`),
+          (rows) => rows[0]!
         ),
 
       /** The owner's templates, newest first. */
       list: (accountId: string): Effect.Effect<ReadonlyArray<CustomTemplate>> =>
-        sql<TemplateRow>`
+        templates(sql`
           select ${columns} from custom_templates
           where account_id = ${accountId} and deleted_at is null
-          order by created_at desc, id desc`.pipe(
-          Effect.map((rows) => rows.map(toTemplate)),
-          Effect.orDie
-        ),
+          order by created_at desc, id desc`),
 
       /** The owner's template `templateId` (a uuid), unless missing, another owner's, or deleted. */
       findForOwner: (accountId: string, templateId: string): Effect.Effect<Option.Option<CustomTemplate>> =>
-        sql<TemplateRow>`
+        one(sql`
           select ${columns} from custom_templates
-          where id = ${templateId} and account_id = ${accountId} and deleted_at is null`.pipe(Effect.map(one), Effect.orDie),
+          where id = ${templateId} and account_id = ${accountId} and deleted_at is null`),
 
       /** Deletes the owner's template; none when findForOwner would find none. */
       delete: (accountId: string, templateId: string): Effect.Effect<Option.Option<CustomTemplate>> =>
-        sql<TemplateRow>`
+        one(sql`
           update custom_templates set deleted_at = now()
           where id = ${templateId} and account_id = ${accountId} and deleted_at is null
-          returning ${columns}`.pipe(Effect.map(one), Effect.orDie)
+          returning ${columns}`)
     } as const
   })
 }) {}

@@ -7,17 +7,18 @@
  * writes nothing. Real renders and real processes are tested in supervisor.test.ts and test/v1/.
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, Option } from "effect"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
 import type { Principal } from "../../src/accounts/principal.ts"
+import { ArtifactSummary, toArtifactSummary } from "../../src/artifacts/artifact.ts"
 import { makeLocalStore } from "../../src/artifacts/local-store.ts"
 import { ArtifactRepository } from "../../src/artifacts/repository.ts"
 import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
-import type { Job } from "../../src/jobs/job.ts"
+import { type Job, JobResource, toJobResource } from "../../src/jobs/job.ts"
 import { JobStore } from "../../src/jobs/job-store.ts"
 import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
 import { JobLifecycle } from "../../src/jobs/lifecycle.ts"
@@ -93,6 +94,63 @@ t.test("jobs in process", (t) =>
       t.ok(job.artifactId, "it names its artifact")
       t.equal(job.provenance.rendererVersion, "stub", "the render's provenance replaced the admitted one")
       t.same(await run(traces(job.id)), { units: ["committed"], artifacts: 1, events: ["job.succeeded"] })
+    })
+
+    await t.test("the job and its artifact as the API shows them have the fields of specification 2.8 and 2.11", async (t) => {
+      const { job } = await run(convert("# Shown"))
+      const artifact = Option.getOrThrow(await run(Effect.flatMap(ArtifactRepository, (artifacts) => artifacts.find(job.artifactId!))))
+      const retention = { deleteRequestedAt: null, deletedAt: null, expiresAt: artifact.expiresAt, policy: "managed_default" as const }
+      const shown = Schema.encodeSync(JobResource)(toJobResource(job, retention))
+      t.same(Object.keys(shown).sort(), [
+        "acceptedAt",
+        "artifactId",
+        "attemptCount",
+        "completedAt",
+        "documentId",
+        "entitlement",
+        "error",
+        "id",
+        "outputFormat",
+        "provenance",
+        "purpose",
+        "queuedAt",
+        "requestSha256",
+        "retention",
+        "revisionId",
+        "startedAt",
+        "status"
+      ])
+      t.match(shown, {
+        outputFormat: "pdf",
+        status: "succeeded",
+        acceptedAt: /^\d{4}-\d\d-\d\dT/,
+        retention: { policy: "managed_default" }
+      })
+      const summary = Schema.encodeSync(ArtifactSummary)(toArtifactSummary(artifact, retention))
+      t.same(Object.keys(summary).sort(), [
+        "bytes",
+        "contentType",
+        "createdAt",
+        "downloadPath",
+        "filename",
+        "finalizedAt",
+        "format",
+        "id",
+        "jobId",
+        "pageCount",
+        "retention",
+        "revisionId",
+        "sha256",
+        "status"
+      ])
+      t.match(summary, {
+        id: job.artifactId,
+        jobId: job.id,
+        status: "available",
+        format: "pdf",
+        contentType: "application/pdf",
+        downloadPath: `/api/v2/artifacts/${job.artifactId}/download`
+      })
     })
 
     await t.test("a document Typst refuses fails at once with rendering_failed and charges nothing", async (t) => {

@@ -15,14 +15,14 @@ import { FUNCTION_TABLE_EXPORT, LARGE_SOURCE_CHARS, MEMO_LAYOUTS, MemoCache } fr
 import { createNativeEngine } from "../../src/render/engine/native.ts"
 import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
 import { startCompiler } from "../../src/render/engine/wasm-compiler.ts"
-import { compilerBinaryPath, WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
+import { compilerRelease, WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
 import { repositoryRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
 import { typesetDocument, type TypesetJob } from "../../src/render/typeset.ts"
 import { sha256 } from "../helpers/render.ts"
 
-const binary = readFileSync(compilerBinaryPath)
+const binary = readFileSync(compilerRelease().binaryPath)
 const layout = MEMO_LAYOUTS[sha256(binary)]!
 
 const example = (id: string) => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")

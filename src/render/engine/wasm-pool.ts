@@ -41,11 +41,17 @@ export interface WasmPoolOptions {
   readonly memoLayouts?: Readonly<Record<string, MemoLayout>>
 }
 
-const require = createRequire(`${repositoryRoot}/package.json`)
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
-/** The released compiler binary (its SHA-256 is `rendererReleaseChecksum`). */
-export const compilerBinaryPath = require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`)
-const compilerVersion = (require(`${compilerPackage}/package.json`) as { version: string }).version
+
+/** Where the released compiler binary is installed (its SHA-256 is `rendererReleaseChecksum`), and its version. */
+export const compilerRelease = (): { readonly binaryPath: string; readonly version: string } => {
+  const require = createRequire(`${repositoryRoot}/package.json`)
+  return {
+    binaryPath: require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`),
+    version: (require(`${compilerPackage}/package.json`) as { version: string }).version
+  }
+}
+
 export const TYPST_VERSION = "0.14.2"
 
 /**
@@ -119,7 +125,7 @@ class Slot {
 }
 
 export class WasmEnginePool implements TypstEngine {
-  readonly engineVersion = `typst ${TYPST_VERSION} (typst.ts ${compilerVersion}, wasm)`
+  readonly engineVersion: string
   readonly releaseChecksum: string
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []
@@ -134,7 +140,9 @@ export class WasmEnginePool implements TypstEngine {
   private readonly replaced: Record<WorkerReplacement, number> = { ...noWorkerReplacements }
 
   constructor(private readonly options: WasmPoolOptions) {
-    const binary = readFileSync(compilerBinaryPath)
+    const release = compilerRelease()
+    const binary = readFileSync(release.binaryPath)
+    this.engineVersion = `typst ${TYPST_VERSION} (typst.ts ${release.version}, wasm)`
     this.releaseChecksum = sha256Hex(binary)
     const memoLayout = (options.memoLayouts ?? MEMO_LAYOUTS)[this.releaseChecksum]
     // Fails open: a binary without a layout (a typst.ts upgrade before `npm run memo-layout`)
@@ -142,7 +150,7 @@ export class WasmEnginePool implements TypstEngine {
     // recycle threshold, as before the eviction.
     if (!memoLayout) {
       console.warn(
-        `pressroom: ${compilerPackage} ${compilerVersion} (sha256 ${this.releaseChecksum}) has no memo layout in memo-eviction.ts, so Typst's memo cache is not evicted in this compiler build; ` +
+        `pressroom: ${compilerPackage} ${release.version} (sha256 ${this.releaseChecksum}) has no memo layout in memo-eviction.ts, so Typst's memo cache is not evicted in this compiler build; ` +
           "worker recycling (PRESSROOM_RENDER_WORKER_MEMORY_MB) bounds the workers' memory instead (npm run memo-layout finds the layout)"
       )
     }
