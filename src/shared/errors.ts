@@ -8,7 +8,7 @@
  * in `job.error` (jobs/job-errors.ts). A response that passes on an error already in its published
  * form (a failed job's, or one an idempotency record replays) fails with `PublishedError`.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 
 export const ErrorCategory = Schema.Literal(

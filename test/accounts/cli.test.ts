@@ -5,6 +5,7 @@
  * exit code 2 (bad input) or 1 (an unknown id).
  */
 import t from "tap"
+import { childEnv } from "../helpers/child-env.ts"
 import { Effect, Option } from "effect"
 import { execFile } from "node:child_process"
 import { join } from "node:path"
@@ -24,7 +25,7 @@ interface Run {
 }
 
 const pressroom = (database: TestDatabase, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> => {
-  const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, PRESSROOM_KEY_ENVIRONMENT: _environment, ...inherited } = process.env
+  const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, PRESSROOM_KEY_ENVIRONMENT: _environment, ...inherited } = childEnv()
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -3,6 +3,7 @@
  * finds nothing to do, and the server then starts on it and keeps its data across a restart.
  */
 import t from "tap"
+import { childEnv } from "../helpers/child-env.ts"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,11 +15,8 @@ import { startServer } from "../helpers/server.ts"
 
 const migrate = (env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(repositoryRoot, "bin", "pressroom.js"), "migrate"],
-      { env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+    execFile(process.execPath, [join(repositoryRoot, "bin", "pressroom.js"), "migrate"], { env: childEnv(env) }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
 

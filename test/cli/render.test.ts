@@ -3,6 +3,7 @@
  * errors.
  */
 import t from "tap"
+import { childEnv } from "../helpers/child-env.ts"
 import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,7 +28,7 @@ const pressroom = (args: ReadonlyArray<string>, input?: string): Promise<Run> =>
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { cwd: dir, env: { ...process.env, PRESSROOM_RENDER_WORKERS: "1" } },
+      { cwd: dir, env: childEnv({ PRESSROOM_RENDER_WORKERS: "1" }) },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
       }

@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { childEnv } from "./child-env.ts"
 import type { TestContext } from "./tap.ts"
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
@@ -52,8 +53,7 @@ export const startServer = async (
   const [command, ...args] = commands[runtime]
   const child = spawn(command, args, {
     cwd: repositoryRoot,
-    env: {
-      ...process.env,
+    env: childEnv({
       PORT: "0",
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -62,7 +62,7 @@ export const startServer = async (
       MALLOC_MMAP_THRESHOLD_: "131072",
       ...env,
       PRESSROOM_DATA_DIR: dataDir
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

@@ -6,6 +6,7 @@
  * native compiler; and a binary with no recorded layout renders the same bytes without eviction.
  */
 import t from "tap"
+import { childEnv } from "../helpers/child-env.ts"
 import { execFile } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -51,7 +52,7 @@ t.test("the recorded layout is the one npm run memo-layout finds in the installe
     execFile(
       process.execPath,
       ["--import", "tsx", "scripts/memo-layout.ts"],
-      { cwd: repositoryRoot, timeout: 120_000 },
+      { cwd: repositoryRoot, env: childEnv(), timeout: 120_000 },
       (_, stdout, stderr) => resolve({ stdout, stderr })
     )
   )

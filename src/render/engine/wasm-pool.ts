@@ -99,7 +99,14 @@ class Slot {
       readonly fontInfos: (infos: ReadonlyArray<FontInfo>) => void
     }
   ) {
-    this.worker = new Worker(url, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB } })
+    this.worker = new Worker(url, {
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
+      // The worker is plain JavaScript (the build's, or TypeScript that Deno runs itself): it needs
+      // none of the parent's command-line options. Inherited, a loader the parent was started with
+      // (tsx, a test runner's) would be set up again in every new worker: a second on each start.
+      execArgv: []
+    })
     this.ready = new Promise((resolve, reject) => {
       const onReady = (message: RenderWorkerReply) => {
         if (!("ready" in message)) return
