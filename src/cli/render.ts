@@ -6,10 +6,11 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
+import { optionFromText } from "../render/options.ts"
 import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
 import { renderUsage, UsageError } from "./usage.ts"
 
-/** `--option pageNumbers=true` → { pageNumbers: true }; values other than true/false stay strings. */
+/** `--option pageNumbers=true` → { pageNumbers: true }: each value read as its option's schema says. */
 export const parseOptionFlags = (flags: ReadonlyArray<string>): Record<string, unknown> => {
   const options: Record<string, unknown> = {}
   for (const flag of flags) {
@@ -17,7 +18,7 @@ export const parseOptionFlags = (flags: ReadonlyArray<string>): Record<string, u
     if (equals <= 0) throw new UsageError(`--option takes key=value, got '${flag}'`)
     const key = flag.slice(0, equals)
     const value = flag.slice(equals + 1)
-    options[key] = value === "true" ? true : value === "false" ? false : value
+    options[key] = optionFromText(key, value)
   }
   return options
 }

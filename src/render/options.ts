@@ -44,6 +44,23 @@ const fields = Object.fromEntries(
 export const RenderOptions = Schema.Struct(fields)
 export type RenderOptions = typeof RenderOptions.Type
 
+/**
+ * An option's value from text (a command line's `name=value`), as its schema reads it: `true` and
+ * `false` for a boolean, digits for a number, the text itself otherwise. An unknown name keeps the
+ * text, for the renderer to refuse by name.
+ */
+export const optionFromText = (name: string, text: string): unknown => {
+  const definition = (RENDER_OPTIONS as Readonly<Record<string, OptionDefinition<unknown, unknown, unknown>>>)[name]
+  switch (definition?.schema.ast._tag) {
+    case "BooleanKeyword":
+      return text === "true" ? true : text === "false" ? false : text
+    case "NumberKeyword":
+      return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text
+    default:
+      return text
+  }
+}
+
 /** What a template receives as `cfg.options`: every option resolved, and a custom template's overrides when set. */
 export type EffectiveOptions = { readonly [K in OptionName]: null extends Options[K]["fallback"] ? ValueOf<K> | null : ValueOf<K> } & {
   readonly paper?: RenderOverrides["paper"]

@@ -8,6 +8,7 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { parseOptionFlags } from "../../src/cli/render.ts"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
 import { isValidPdf, metadata, pdfText } from "../helpers/pdf.ts"
 import { sha256 } from "../helpers/render.ts"
@@ -113,4 +114,15 @@ t.test("--help lists every command", async (t) => {
   for (const command of ["render", "serve", "migrate", "accounts create", "accounts show", "keys create", "keys revoke", "credits add"]) {
     t.match(run.stdout, new RegExp(`(^  | \\| )${command}( |$)`, "m"), command)
   }
+})
+
+t.test("--option values are read as each option's schema says", async (t) => {
+  t.same(parseOptionFlags(["pageNumbers=true", "creativeAccent=rose", "bodyTextColor=#112233", "headingTextColor=false"]), {
+    pageNumbers: true,
+    creativeAccent: "rose",
+    bodyTextColor: "#112233",
+    // A colour is text, even one that reads like a boolean: the renderer refuses it as a colour.
+    headingTextColor: "false"
+  })
+  t.same(parseOptionFlags(["fontSize=12"]), { fontSize: "12" }, "an unknown option keeps its text, for the renderer to refuse by name")
 })
