@@ -10,7 +10,7 @@ import { HttpApiError, HttpIncomingMessage, type HttpApp, HttpServerError, HttpS
 import { Cause, Effect, Option, ParseResult } from "effect"
 import { randomUUID } from "node:crypto"
 import { Metrics } from "../ops/metrics.ts"
-import { CONTRACT_VERSION, type Dialect, dialectOf } from "../shared/error-responses.ts"
+import { type Dialect, dialectOf, errorBody } from "../shared/error-responses.ts"
 import {
   errorHeaders,
   InternalError,
@@ -24,14 +24,11 @@ import type { RouteTable } from "./route-table.ts"
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
 
-export const errorResponse = (error: PressroomError, correlationId: string, dialect: Dialect) => {
-  const published = publishingError(error)
-  const body = { error: { ...published, details: { ...published.details, correlationId } } }
-  return HttpServerResponse.unsafeJson(dialect === "v2" ? { contractVersion: CONTRACT_VERSION, ...body } : body, {
-    status: published.httpStatus,
+export const errorResponse = (error: PressroomError, correlationId: string, dialect: Dialect) =>
+  HttpServerResponse.unsafeJson(errorBody(error, correlationId, dialect), {
+    status: publishingError(error).httpStatus,
     headers: errorHeaders(error)
   })
-}
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   const length = request.headers["content-length"]

@@ -5,6 +5,8 @@
  * Idempotency-Key is taken), and no trace of the built-in decode-error body, which the error
  * envelope replaces before any client sees it.
  */
+import { dialectOf } from "../shared/error-responses.ts"
+
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
 type Json = Record<string, any>
 
@@ -26,7 +28,7 @@ const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
 /** The decode error's place is taken by the envelope of the path's dialect. */
 const withoutDecodeError = (schema: Json | undefined, path: string): Json | undefined => {
   if (schema?.$ref === DECODE_ERROR_REF) {
-    return { $ref: `#/components/schemas/${path.startsWith("/api/v2") ? "PublishingErrorEnvelope" : "V1ErrorBody"}` }
+    return { $ref: `#/components/schemas/${dialectOf(path) === "v2" ? "PublishingErrorEnvelope" : "V1ErrorBody"}` }
   }
   if (!schema?.anyOf) return schema
   const rest = schema.anyOf.filter((option: Json) => option.$ref !== DECODE_ERROR_REF)

@@ -27,6 +27,13 @@ export const dialectOf = (path: string): Dialect => (path.startsWith("/api/v2") 
 /** The correlation id of an encoded declaration; the error envelope writes the request's own. */
 const NO_CORRELATION = "00000000-0000-4000-8000-000000000000"
 
+/** The body an error is answered with in `dialect`, quoting the request's correlation id. */
+export const errorBody = (error: PressroomError, correlationId: string, dialect: Dialect) => {
+  const published = publishingError(error)
+  const body = { error: { ...published, details: { ...published.details, correlationId } } }
+  return dialect === "v2" ? { contractVersion: CONTRACT_VERSION, ...body } : body
+}
+
 const descriptions: Readonly<Record<number, string>> = {
   400: "The request is malformed: not JSON, wrong shape, unknown property, or an invalid header, path or query value.",
   401: "The API key is missing, malformed, unknown, expired, revoked or of the other environment.",
@@ -56,10 +63,7 @@ export const errorResponse = (status: ErrorStatus, dialect: Dialect) =>
     {
       strict: false,
       decode: (body) => new PublishedError({ error: body.error, headers: {} }),
-      encode: (error: PressroomError) => {
-        const body = { error: { ...publishingError(error), details: { ...publishingError(error).details, correlationId: NO_CORRELATION } } }
-        return dialect === "v2" ? { contractVersion: CONTRACT_VERSION, ...body } : body
-      }
+      encode: (error: PressroomError) => errorBody(error, NO_CORRELATION, dialect)
     }
   ).annotations(HttpApiSchema.annotations({ status, description: descriptions[status] }))
 
