@@ -7,7 +7,8 @@
  *
  * Shape is checked by the schemas (400: wrong type, unknown property, a length or range, a
  * malformed timestamp); plan, scope and environment names are content, checked by the service
- * (422), as the contract treats unknown template and locale names. Each still lists its values in
+ * (422), as the contract treats unknown template and locale names, and so is an account name with a
+ * NUL or an unpaired surrogate, which the database cannot keep as sent. Each still lists its values in
  * the OpenAPI document.
  */
 import { Clock, Effect, Schema } from "effect"
@@ -16,7 +17,8 @@ import { Usage } from "../entitlements/entitlement.ts"
 import { Ledger } from "../entitlements/ledger.ts"
 import { Plan } from "../entitlements/plan.ts"
 import { InvalidRequest, type NotFound } from "../shared/errors.ts"
-import { oneOf, strict } from "../shared/request-values.ts"
+import { decodeContent, oneOf, strict } from "../shared/request-values.ts"
+import { excerpt, StoredText } from "../shared/text.ts"
 import { IsoDateTime } from "../shared/timestamp.ts"
 import { Account, Accounts } from "./account.ts"
 import { ApiKey, ApiKeys } from "./api-keys.ts"
@@ -72,7 +74,7 @@ const named = <L extends readonly [string, ...Array<string>]>(
 ): Effect.Effect<L[number], InvalidRequest> =>
   Schema.is(schema)(value)
     ? Effect.succeed(value)
-    : Effect.fail(InvalidRequest.unprocessable(`unknown ${what} '${value}'; one of ${schema.literals.join(", ")}`, what))
+    : Effect.fail(InvalidRequest.unprocessable(`unknown ${what} '${excerpt(value, 100)}'; one of ${schema.literals.join(", ")}`, what))
 
 /** The scopes asked for, each once, in the canonical order; every scope when none are named. */
 const scopesOf = (requested: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<ApiScope>, InvalidRequest> => {
@@ -95,8 +97,9 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
 
     const createAccount = (request: CreateAccountRequest): Effect.Effect<typeof AccountCreated.Type, InvalidRequest> =>
       Effect.gen(function* () {
+        const name = yield* decodeContent(StoredText, request.name, "name")
         const plan = yield* named(Plan, "plan", request.plan)
-        return { account: yield* accounts.create({ name: request.name, plan, monthlyUnits: request.monthlyUnits ?? null }) }
+        return { account: yield* accounts.create({ name, plan, monthlyUnits: request.monthlyUnits ?? null }) }
       })
 
     const describeAccount = (accountId: string): Effect.Effect<typeof AccountDetail.Type, NotFound> =>

@@ -9,6 +9,7 @@ import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "../render/renderer.ts"
 import { withErrors } from "../shared/error-responses.ts"
 import { Forbidden, NotFound, QuotaExhausted, RateLimited, ServiceUnavailable } from "../shared/errors.ts"
 import { looseFields, oneOf, strict } from "../shared/request-values.ts"
+import { CommonMarkText } from "../shared/text.ts"
 
 export const ConvertOptions = Schema.Struct(looseFields(RenderOptions.fields)).annotations({ identifier: "ConvertOptions", ...strict })
 
@@ -17,7 +18,10 @@ export const ConvertRequest = Schema.Struct({
     Schema.filter((s) => countCharacters(s) <= MAX_MARKDOWN_CHARACTERS, {
       message: () => `must be at most ${MAX_MARKDOWN_CHARACTERS} characters`,
       jsonSchema: { maxLength: MAX_MARKDOWN_CHARACTERS }
-    })
+    }),
+    // Then read as CommonMark reads it (a NUL or an unpaired surrogate becomes U+FFFD, one
+    // character for one): the job stores, hashes and renders that text.
+    Schema.compose(CommonMarkText)
   ),
   templateId: Schema.optional(oneOf(V1_TEMPLATE_IDS, "default clean")),
   filename: Schema.optional(Schema.String.annotations({ description: "name of the downloaded PDF; default document.pdf" })),

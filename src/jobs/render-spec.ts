@@ -9,10 +9,9 @@ import { isLocale } from "../render/locales.ts"
 import { RenderOptions } from "../render/options.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
+import { excerpt } from "../shared/text.ts"
+import { UsableFilename } from "./filename.ts"
 import type { RenderSpec } from "./job.ts"
-
-/** A name a browser can save: 1 to 200 characters, no control characters, no path separators. */
-const USABLE_FILENAME = /^[^\x00-\x1f\x7f/\\]{1,200}$/
 
 export interface SpecRequest {
   readonly markdown: string
@@ -30,14 +29,15 @@ const unprocessable = (field: string, problem: string) => Effect.fail(InvalidReq
 export const toRenderSpec = (request: SpecRequest): Effect.Effect<RenderSpec, InvalidRequest> => {
   const { templateId, locale, filename } = request
   if (!findTemplate(templateId) || (request.allowedTemplates && !request.allowedTemplates.includes(templateId))) {
-    return unprocessable("templateId", `unknown template '${templateId.slice(0, 100)}'`)
+    return unprocessable("templateId", `unknown template '${excerpt(templateId, 100)}'`)
   }
-  if (!isLocale(locale)) return unprocessable("locale", `unknown locale '${locale.slice(0, 40)}'`)
+  if (!isLocale(locale)) return unprocessable("locale", `unknown locale '${excerpt(locale, 40)}'`)
   if (request.markdown.length === 0) return unprocessable("markdown", "must not be empty")
-  if (!USABLE_FILENAME.test(filename)) {
-    return unprocessable("filename", "must be 1 to 200 characters without control characters or path separators")
-  }
-  return Effect.as(decodeContent(RenderOptions, request.options, "options"), {
+  const content = Effect.zipRight(
+    decodeContent(UsableFilename, filename, "filename"),
+    decodeContent(RenderOptions, request.options, "options")
+  )
+  return Effect.as(content, {
     markdown: request.markdown,
     templateId,
     locale,

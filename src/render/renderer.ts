@@ -4,6 +4,7 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
+import { asCommonMark, excerpt } from "../shared/text.ts"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, catalogSha256Of, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
@@ -159,14 +160,14 @@ export class Renderer {
   }
 
   async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
-    const { templateId, locale, options, overrides } = this.validate(request)
+    const { markdown, templateId, locale, options, overrides } = this.validate(request)
     const effective = resolveOptions(options, findTemplate(templateId)!.defaults, overrides)
     const data = localeData[locale]
     let typeset: TypesetResult
     try {
       typeset = await this.engine.typeset(
         {
-          markdown: request.markdown,
+          markdown,
           templateId,
           options: effective,
           locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
@@ -180,7 +181,7 @@ export class Renderer {
       throw error
     }
     const warnings = [...typeset.warnings]
-    const missing = missingCharacters(request.markdown, this.coverage)
+    const missing = missingCharacters(markdown, this.coverage)
     if (missing.length > 0) {
       warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
     }
@@ -201,9 +202,9 @@ export class Renderer {
         jcsSha256({
           operation: "render",
           pathParams: {},
-          body: { markdown: request.markdown, templateId, locale, options: rawOptions, ...asked }
+          body: { markdown, templateId, locale, options: rawOptions, ...asked }
         }),
-      sourceSha256: sha256Hex(request.markdown),
+      sourceSha256: sha256Hex(markdown),
       catalogVersion: catalog.catalogVersion,
       rendererVersion,
       engineVersion: this.engine.engineVersion,
@@ -235,7 +236,13 @@ export class Renderer {
     return hashes
   }
 
-  private validate(request: RenderRequest): { templateId: string; locale: Locale; options: RenderOptions; overrides: RenderOverrides } {
+  private validate(request: RenderRequest): {
+    markdown: string
+    templateId: string
+    locale: Locale
+    options: RenderOptions
+    overrides: RenderOverrides
+  } {
     if (typeof request.markdown !== "string") {
       throw new InvalidRenderRequest({ field: "markdown", message: "markdown must be a string" })
     }
@@ -244,17 +251,18 @@ export class Renderer {
     }
     const templateId = request.templateId
     if (!findTemplate(templateId)) {
-      throw new InvalidRenderRequest({ field: "templateId", message: `unknown template '${String(templateId).slice(0, 100)}'` })
+      throw new InvalidRenderRequest({ field: "templateId", message: `unknown template '${excerpt(String(templateId), 100)}'` })
     }
     const locale = request.locale ?? "en"
     if (!isLocale(locale)) {
-      throw new InvalidRenderRequest({ field: "locale", message: `unknown locale '${String(locale).slice(0, 40)}'` })
+      throw new InvalidRenderRequest({ field: "locale", message: `unknown locale '${excerpt(String(locale), 40)}'` })
     }
     const options = decodeOptions(request.options ?? {})
     if (Either.isLeft(options)) throw invalidAt("options", options.left)
     const overrides = decodeOverrides(request.overrides ?? {})
     if (Either.isLeft(overrides)) throw invalidAt("overrides", overrides.left)
-    return { templateId, locale, options: options.right, overrides: overrides.right }
+    // Read as CommonMark reads it, so what is hashed is what is rendered (a job's markdown already is).
+    return { markdown: asCommonMark(request.markdown), templateId, locale, options: options.right, overrides: overrides.right }
   }
 }
 

@@ -8,6 +8,7 @@ import { RenderOptions } from "../render/options.ts"
 import { RenderOverrides } from "../render/overrides.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
+import { excerpt, StoredText } from "../shared/text.ts"
 
 export const CustomTemplateOptions = Schema.Struct({ ...RenderOptions.fields, ...RenderOverrides.fields })
 export type CustomTemplateOptions = typeof CustomTemplateOptions.Type
@@ -31,8 +32,9 @@ export type CustomTemplate = typeof CustomTemplate.Type
 
 /**
  * The definition a well-formed request asks for, or 422 when its content cannot be accepted: an
- * unknown base template, a colour that is not `#rrggbb`, an unknown accent, paper or font family.
- * (The request's shape, and so every 400, is the HTTP schema's.)
+ * unknown base template, a colour that is not `#rrggbb`, an unknown accent, paper or font family, a
+ * name with a NUL or an unpaired surrogate. (The request's shape, and so every 400, is the HTTP
+ * schema's.)
  */
 export const toDefinition = (request: {
   readonly name: string
@@ -41,12 +43,12 @@ export const toDefinition = (request: {
 }): Effect.Effect<CustomTemplateDefinition, InvalidRequest> => {
   if (!findTemplate(request.baseTemplateId)) {
     return Effect.fail(
-      InvalidRequest.unprocessable(`baseTemplateId: unknown template '${request.baseTemplateId.slice(0, 100)}'`, "baseTemplateId")
+      InvalidRequest.unprocessable(`baseTemplateId: unknown template '${excerpt(request.baseTemplateId, 100)}'`, "baseTemplateId")
     )
   }
-  return Effect.map(decodeContent(CustomTemplateOptions, request.options, "options"), (options) => ({
-    name: request.name,
-    baseTemplateId: request.baseTemplateId,
-    options
-  }))
+  return Effect.all({
+    name: decodeContent(StoredText, request.name, "name"),
+    baseTemplateId: Effect.succeed(request.baseTemplateId),
+    options: decodeContent(CustomTemplateOptions, request.options, "options")
+  })
 }
