@@ -69,6 +69,23 @@ const make = (options: IdempotencyOptions) =>
       Effect.race(Effect.repeat(Queue.take(subscription), { until: (changed) => changed === token }), Effect.sleep(Duration.millis(millis)))
 
     /**
+     * Saves the outcome for replays. An outcome the database refuses to store frees the key instead
+     * of leaving it in progress until it expires (every retry would wait and get 409 for a day):
+     * the client still gets the outcome, and a retry executes afresh.
+     */
+    const save = (scope: RecordScope, outcome: SavedOutcome) =>
+      records
+        .complete(scope, outcome)
+        .pipe(
+          Effect.catchAllDefect((defect) =>
+            Effect.zipRight(
+              Effect.logError("an idempotency outcome could not be saved; the key is released", defect),
+              records.release(scope)
+            )
+          )
+        )
+
+    /**
      * The request that owns the record executes. It runs uninterruptibly: once started, a client
      * that hangs up no longer stops it halfway, and its outcome is saved for the client's retry.
      * An error is saved unless transient; a defect releases the record, so a retry runs afresh.
@@ -83,14 +100,12 @@ const make = (options: IdempotencyOptions) =>
           const exit = yield* Effect.exit(execute(requestSha256))
           if (Exit.isSuccess(exit)) {
             const response = yield* captureResponse(exit.value).pipe(Effect.tapDefect(() => records.release(scope)))
-            yield* records.complete(scope, { _tag: "response", response })
+            yield* save(scope, { _tag: "response", response })
             return exit.value
           }
           const failure = Cause.failureOption(exit.cause)
           const saved = Option.isSome(failure) && !isTransient(failure.value) && Option.isNone(Cause.dieOption(exit.cause))
-          yield* saved
-            ? records.complete(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) })
-            : records.release(scope)
+          yield* saved ? save(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) }) : records.release(scope)
           return yield* exit
         })
       )

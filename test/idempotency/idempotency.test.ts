@@ -199,6 +199,29 @@ t.test("Idempotency", (t) =>
         t.equal(result.executions, 4)
       })
 
+      await t.test("an outcome the database cannot store frees the key: the client gets it, a retry executes afresh", async (t) => {
+        const result = await withService(database, () =>
+          Effect.gen(function* () {
+            const idempotency = yield* Idempotency
+            const counter = yield* Ref.make(0)
+            // PostgreSQL stores no U+0000 in jsonb, where the saved error goes.
+            const unstorable = () =>
+              Effect.zipRight(
+                Ref.update(counter, (n) => n + 1),
+                Effect.fail(new InvalidRequest({ status: 422, message: "a\u0000b" }))
+              )
+            const first = yield* Effect.either(idempotency.run(request, unstorable))
+            const records = yield* recordCount
+            const retry = yield* Effect.either(idempotency.run(request, unstorable))
+            return { first, records, retry, executions: yield* Ref.get(counter) }
+          })
+        )
+        t.equal(failureOf(result.first).httpStatus, 422, "the client gets the outcome, not a 500")
+        t.equal(result.records, 0, "no record is left in progress")
+        t.equal(failureOf(result.retry).httpStatus, 422, "the retry is no 409")
+        t.equal(result.executions, 2, "the retry executed afresh")
+      })
+
       await t.test("concurrent duplicates: one execution, the others wait and replay it", async (t) => {
         const result = await withService(
           database,
