@@ -1,5 +1,5 @@
 /** Where the data lives (contract section 1): `DATABASE_URL`, else PGlite under `PRESSROOM_DATA_DIR`. */
-import { Config, Option } from "effect"
+import { Config, Option, Redacted } from "effect"
 import { join, resolve } from "node:path"
 
 export const dataDirConfig = Config.string("PRESSROOM_DATA_DIR").pipe(
@@ -8,11 +8,16 @@ export const dataDirConfig = Config.string("PRESSROOM_DATA_DIR").pipe(
 )
 
 export type DatabaseConfig =
-  | { readonly _tag: "postgres"; readonly url: import("effect").Redacted.Redacted }
+  | { readonly _tag: "postgres"; readonly url: Redacted.Redacted }
   | { readonly _tag: "embedded"; readonly dataDir: string }
 
+/** An empty `DATABASE_URL=` (as `.env` files and shells often leave it) is unset, not a connection string. */
+const databaseUrl = Config.option(Config.redacted("DATABASE_URL")).pipe(
+  Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+)
+
 export const databaseConfig: Config.Config<DatabaseConfig> = Config.all({
-  url: Config.option(Config.redacted("DATABASE_URL")),
+  url: databaseUrl,
   dataDir: dataDirConfig
 }).pipe(
   Config.map(

@@ -2,7 +2,7 @@
  * What `HttpApi` cannot declare, added to the generated OpenAPI document so that it tells the
  * truth: the response headers the server sends (`X-Correlation-Id` everywhere, `Retry-After` on
  * 429 and 503, `Allow` on 405, `Content-Disposition` on PDFs, `Idempotency-Replayed` where an
- * Idempotency-Key is taken), and no trace of the built-in decode-error body, which the error
+ * Idempotency-Key is taken, `Cache-Control: no-store` on a body that holds a secret), and no trace of the built-in decode-error body, which the error
  * envelope replaces before any client sees it.
  */
 import { dialectOf } from "../shared/error-responses.ts"
@@ -20,7 +20,8 @@ const HEADERS = {
   "Retry-After": header("Seconds to wait before retrying", { type: "string", pattern: "^[0-9]+$" }),
   Allow: header("The methods this path accepts"),
   "Content-Disposition": header('attachment; filename="…" (with filename* for names outside ASCII)'),
-  "Idempotency-Replayed": header("true when this response replays an earlier request's result", { type: "string", enum: ["true"] })
+  "Idempotency-Replayed": header("true when this response replays an earlier request's result", { type: "string", enum: ["true"] }),
+  "Cache-Control": header("no-store: the body holds a secret shown only once", { type: "string", enum: ["no-store"] })
 }
 
 const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
@@ -34,6 +35,15 @@ const withoutDecodeError = (schema: Json | undefined, path: string): Json | unde
   const rest = schema.anyOf.filter((option: Json) => option.$ref !== DECODE_ERROR_REF)
   return rest.length === 1 ? rest[0] : { ...schema, anyOf: rest }
 }
+
+/** Whether a response body holds a `secret` (a new API key's), which no cache may keep. */
+const holdsSecret = (spec: Json, response: Json): boolean =>
+  Object.values<Json>(response.content ?? {}).some((content) => {
+    const schema = content.schema?.$ref
+      ? spec.components?.schemas?.[content.schema.$ref.replace("#/components/schemas/", "")]
+      : content.schema
+    return schema?.properties?.secret !== undefined
+  })
 
 export const describeHeaders = (spec: Json): Json => {
   for (const [path, operations] of Object.entries<Json>(spec.paths ?? {})) {
@@ -50,6 +60,7 @@ export const describeHeaders = (spec: Json): Json => {
         if (status === "405") headers.Allow = HEADERS.Allow
         if (response.content?.["application/pdf"]) headers["Content-Disposition"] = HEADERS["Content-Disposition"]
         if (idempotent && status !== "429" && status !== "503") headers["Idempotency-Replayed"] = HEADERS["Idempotency-Replayed"]
+        if (holdsSecret(spec, response)) headers["Cache-Control"] = HEADERS["Cache-Control"]
         response.headers = { ...response.headers, ...headers }
       }
     }

@@ -1,11 +1,39 @@
-/** The API's paths and their methods, to tell an unknown path (404) from a wrong method (405). */
+/**
+ * The API's paths and their methods, to tell an unknown path (404) from a wrong method (405), and
+ * both from a path parameter the router cannot take (400).
+ */
 import { HttpApi } from "@effect/platform"
+
+/** The router (find-my-way) matches no path parameter longer than this once decoded: its default `maxParamLength`. */
+const ROUTER_MAX_PARAM_LENGTH = 100
 
 export interface RouteTable {
   /** The methods of the API's routes that match `pathname`; empty for an unknown path. */
   readonly methodsFor: (pathname: string) => ReadonlyArray<string>
   /** The route template `pathname` matches (`/api/v2/templates/:templateId`), for metrics labels. */
   readonly routeOf: (pathname: string) => string
+  /**
+   * Why the router found no route of `method` for `pathname` when one matches it here: a path
+   * parameter that does not decode, or is longer than the router takes (the route is then the
+   * right one, and the parameter invalid).
+   */
+  readonly refusedParameter: (method: string, pathname: string) => { readonly field: string; readonly message: string } | undefined
+}
+
+const refusal = (template: string, pathname: string) => {
+  const values = pathname.split("/")
+  for (const [i, part] of template.split("/").entries()) {
+    if (!part.startsWith(":")) continue
+    const field = part.slice(1)
+    let value: string
+    try {
+      value = decodeURIComponent(values[i]!)
+    } catch {
+      return { field, message: `${field}: not valid percent-encoding` }
+    }
+    if (value.length > ROUTER_MAX_PARAM_LENGTH) return { field, message: `${field}: longer than ${ROUTER_MAX_PARAM_LENGTH} characters` }
+  }
+  return undefined
 }
 
 const toPattern = (path: string) =>
@@ -39,6 +67,11 @@ export const routeTable = (
       if (methods.has("GET")) methods.add("HEAD")
       return [...methods].sort()
     },
-    routeOf: (pathname) => routes.find((route) => route.pattern.test(pathname))?.path ?? "unmatched"
+    routeOf: (pathname) => routes.find((route) => route.pattern.test(pathname))?.path ?? "unmatched",
+    refusedParameter: (method, pathname) => {
+      const routed = method === "HEAD" ? "GET" : method
+      const route = routes.find((route) => route.method === routed && route.pattern.test(pathname))
+      return route && refusal(route.path, pathname)
+    }
   }
 }

@@ -4,7 +4,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { AdminHandlers } from "../accounts/http.ts"
 import { AuthenticationLive } from "../accounts/authentication.ts"
@@ -13,7 +13,8 @@ import { V1Handlers } from "../convert/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { PressroomApi } from "./api.ts"
-import { listenConfig } from "./config.ts"
+import { connectionConfig, listenConfig } from "./config.ts"
+import { answerClientError } from "./connections.ts"
 import { errorEnvelope } from "./error-envelope.ts"
 import { OpsHandlers } from "../ops/http.ts"
 import { routeTable } from "./route-table.ts"
@@ -30,7 +31,24 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
   Layer.provide(AuthenticationLive)
 )
 
-const HttpLive = Layer.unwrapEffect(Effect.map(listenConfig, ({ port, host }) => NodeHttpServer.layer(createServer, { port, host })))
+/** Node's server with the configured timeouts; what its parser refuses is answered in the envelope too (connections.ts). */
+const nodeServer = ({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }: Config.Config.Success<typeof connectionConfig>) => {
+  const server = createServer({
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    // Node looks for connections past their time every 30 s by default, which would let one outlive its timeout by that much.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs)
+  })
+  server.on("clientError", answerClientError)
+  return server
+}
+
+const HttpLive = Layer.unwrapEffect(
+  Effect.map(Config.all([listenConfig, connectionConfig]), ([{ port, host }, timeouts]) =>
+    NodeHttpServer.layer(() => nodeServer(timeouts), { port, host })
+  )
+)
 
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),

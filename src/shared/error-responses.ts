@@ -41,11 +41,13 @@ const descriptions: Readonly<Record<number, string>> = {
   403: "The API key lacks the operation's scope.",
   404: "The resource does not exist or belongs to another owner.",
   405: "The method is not allowed on this path (see Allow).",
+  408: "The request was not received in time.",
   409: "A conflict: idempotency key reuse, a resource state, or a lost reservation race.",
   410: "The artifact expired or was deleted.",
   413: "The request body is larger than 4 MiB.",
   415: "The request body is not application/json.",
   422: "The request is well formed but its content cannot be accepted.",
+  431: "The request's headers are too large.",
   429: "Rate limited; see Retry-After and details.retryAfterSeconds.",
   500: "An unexpected error; retry with exponential backoff.",
   503: "A dependency is temporarily unavailable; see Retry-After."

@@ -85,12 +85,13 @@ export type PublishingError = typeof PublishingError.Type
 /**
  * The request cannot be taken as sent: 400 malformed (shape, header, path), 405 a method the path
  * does not take (`allow` lists those it does), 413 too large, 415 not JSON, 422 well formed but its
- * content cannot be accepted (`field` names what).
+ * content cannot be accepted (`field` names what). 408 (not received in time) and 431 (headers too
+ * large) answer what Node's HTTP parser refuses before any handler runs (src/http/client-error.ts).
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
   "InvalidRequest",
   {
-    status: Schema.Literal(400, 405, 413, 415, 422),
+    status: Schema.Literal(400, 405, 408, 413, 415, 422, 431),
     message: Schema.String,
     field: Schema.optional(Schema.String),
     allow: Schema.optional(Schema.Array(Schema.String))

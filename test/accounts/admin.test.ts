@@ -101,6 +101,7 @@ await forEachDatabase(t, async (t, database) => {
     const account = await createAccount(server)
     const created = await admin(server, "POST", `/admin/v1/accounts/${account.id}/keys`, {})
     t.equal(created.status, 201)
+    t.equal(created.headers.get("cache-control"), "no-store", "the answer that carries the secret is not to be cached")
     const { key, secret } = created.body
     t.match(secret, /^pk_live_[0-9a-f]{32}$/, "a live key by default on a live server")
     t.same(

@@ -1,11 +1,12 @@
 /**
  * `pressroom migrate` as an operator runs it: a fresh database gets every migration, a second run
- * finds nothing to do, and the server then starts on it and keeps its data across a restart.
+ * finds nothing to do, and the server then starts on it and keeps its data across a restart; an
+ * empty `DATABASE_URL=` is no connection string but the embedded database.
  */
 import t from "tap"
 import { childEnv } from "../helpers/child-env.ts"
 import { execFile } from "node:child_process"
-import { mkdtempSync, readdirSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
@@ -39,6 +40,14 @@ t.test("embedded database: migrate, migrate again, then serve across a restart",
   await server.stop()
   const restarted = await startServer(t, { PRESSROOM_DATA_DIR: dataDir })
   t.equal((await usageOf(restarted, account.accountId)).used, 0, "the account survived the restart")
+})
+
+t.test("an empty DATABASE_URL= (as .env files and shells leave it) means the embedded database", async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "pressroom-migrate-"))
+  const run = await migrate({ DATABASE_URL: "", PRESSROOM_DATA_DIR: dataDir })
+  t.equal(run.code, 0, run.stderr)
+  t.same(JSON.parse(run.stdout), { applied: migrations }, "every migration applied")
+  t.ok(existsSync(join(dataDir, "db")), "to PGlite in PRESSROOM_DATA_DIR")
 })
 
 if (databaseKinds.includes("postgres")) {
