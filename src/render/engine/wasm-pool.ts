@@ -393,7 +393,7 @@ export class WasmEnginePool implements TypstEngine {
       slot.current = undefined
     }
     if (pending.trapped !== undefined) {
-      pending.reject(new CompileFailure("trapped", [`first worker: ${pending.trapped ?? why}`, `second worker: ${why}`]))
+      pending.reject(new CompileFailure("trapped", [`first worker: ${pending.trapped}`, `second worker: ${why}`]))
       this.replace(slot, "crashed")
       return
     }
