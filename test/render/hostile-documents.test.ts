@@ -44,6 +44,24 @@ const report = (): string =>
       `[^n${i}]: Figures are unaudited.\n`
   ).join("\n")
 
+t.test("a front matter value of one long word is cut to the bound, with a warning, and renders", async (t) => {
+  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
+  t.teardown(() => renderer.close())
+  const title = "é".repeat(40_000)
+  const result = await renderer
+    .render({ markdown: `---\ntitle: ${title}\nauthor: Ada\n---\n\nBody text.\n`, templateId: "clean" })
+    .catch((error: unknown) => error)
+  if (!t.ok(!(result instanceof Error), "renders", { error: String(result) })) return
+  const { pdf, warnings } = result as Awaited<ReturnType<Renderer["render"]>>
+  t.ok(isValidPdf(pdf), "a PDF")
+  t.same(
+    warnings.filter((w) => w.code === "front_matter_truncated").map((w) => w.line),
+    [1],
+    "one front_matter_truncated warning, at the front matter"
+  )
+  t.match(pageTexts(pdf).join(" "), /Body text\./, "the body is there")
+})
+
 t.test("one long word renders, wrapped, with only its own characters in the text layer", async (t) => {
   const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
   t.teardown(() => renderer.close())

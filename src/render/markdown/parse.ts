@@ -9,6 +9,7 @@ import { frontmatter } from "micromark-extension-frontmatter"
 import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../warnings.ts"
+import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
 
 export type FrontMatterValue =
   | string
@@ -27,18 +28,29 @@ export interface ParsedMarkdown {
 
 const MAX_FRONT_MATTER_DEPTH = 6
 
-/** Keeps what JSON can carry; dates become ISO dates, anything else is dropped. */
-const toJsonValue = (value: unknown, depth: number): FrontMatterValue | undefined => {
+/**
+ * Templates set front matter values as they are, one text run where a value has no space, so a
+ * value is held to the bound the converter keeps body text to (text-runs.ts): past it, a word of
+ * tens of thousands of characters would panic Typst's PDF export. No real title or abstract nears it.
+ */
+const MAX_FRONT_MATTER_VALUE_BYTES = MAX_SEGMENT_BYTES
+
+/** Keeps what JSON can carry; dates become ISO dates, anything else is dropped; `cut` counts strings cut to the bound. */
+const toJsonValue = (value: unknown, depth: number, cut: { count: number }): FrontMatterValue | undefined => {
+  if (typeof value === "string" && utf8Length(value) > MAX_FRONT_MATTER_VALUE_BYTES) {
+    cut.count++
+    return cutByBytes(value, MAX_FRONT_MATTER_VALUE_BYTES)[0]!
+  }
   if (value === null || typeof value === "string" || typeof value === "boolean") return value
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10)
   if (depth >= MAX_FRONT_MATTER_DEPTH) return undefined
   if (Array.isArray(value)) {
-    return value.map((item) => toJsonValue(item, depth + 1)).filter((item) => item !== undefined)
+    return value.map((item) => toJsonValue(item, depth + 1, cut)).filter((item) => item !== undefined)
   }
   if (typeof value === "object") {
     const entries = Object.entries(value as object)
-      .map(([key, item]) => [key, toJsonValue(item, depth + 1)] as const)
+      .map(([key, item]) => [key, toJsonValue(item, depth + 1, cut)] as const)
       .filter(([, item]) => item !== undefined)
     return Object.fromEntries(entries) as FrontMatterValue
   }
@@ -62,7 +74,16 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
     warnings.push({ code: "front_matter_invalid", message: "front matter ignored: it must be a mapping of fields", line })
     return {}
   }
-  return toJsonValue(data, 0) as FrontMatter
+  const cut = { count: 0 }
+  const frontMatter = toJsonValue(data, 0, cut) as FrontMatter
+  if (cut.count > 0) {
+    warnings.push({
+      code: "front_matter_truncated",
+      message: `${cut.count} front matter value(s) longer than ${MAX_FRONT_MATTER_VALUE_BYTES} bytes cut to that length`,
+      line
+    })
+  }
+  return frontMatter
 }
 
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
