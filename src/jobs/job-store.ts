@@ -10,6 +10,7 @@ import type { EntitlementSnapshot } from "../entitlements/entitlement.ts"
 import type { Channel, Provenance } from "../render/provenance.ts"
 import type { RenderWarning } from "../render/warnings.ts"
 import type { PublishingError } from "../shared/errors.ts"
+import { claimFairly } from "./fair-claim.ts"
 import { type Job, JobRow, type Purpose, type RenderSpec } from "./job.ts"
 
 export interface NewJob {
@@ -62,19 +63,7 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
     const claimNext = SqlSchema.findOne({
       Request: Schema.Struct({ owner: Schema.String, leaseMs: Schema.Int }),
       Result: JobRow,
-      execute: ({ leaseMs, owner }) =>
-        sql`
-        update jobs
-        set status = 'running', attempt_count = attempt_count + 1, fencing_token = fencing_token + 1,
-            lease_owner = ${owner}, lease_expires_at = now() + ${leaseMs} * interval '1 millisecond',
-            started_at = coalesce(started_at, now())
-        where id = (
-          select id from jobs where status = 'queued' and next_attempt_at <= now()
-          order by next_attempt_at, accepted_at
-          limit 1
-          for update skip locked
-        )
-        returning *`
+      execute: ({ leaseMs, owner }) => claimFairly(sql, owner, leaseMs)
     })
 
     const lapsed = SqlSchema.findAll({
@@ -94,7 +83,7 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
       /** The job, locked for the rest of the caller's transaction. */
       lock: (jobId: string): Effect.Effect<Option.Option<Job>> => Effect.orDie(byId(true)(jobId)),
 
-      /** Claims the oldest due queued job, if any, under a new lease and fencing token. */
+      /** Claims a due queued job, if any, fairly across owners (`fair-claim.ts`), under a new lease and fencing token. */
       claim: (owner: string, leaseMs: number): Effect.Effect<Option.Option<Claim>> =>
         claimNext({ owner, leaseMs }).pipe(Effect.map(Option.map((job) => ({ job, fencingToken: job.fencingToken }))), Effect.orDie),
 

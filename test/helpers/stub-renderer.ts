@@ -6,11 +6,12 @@
  *   `reject`                     Typst refuses the document (rendering_failed at once)
  *   `crash <n>`                  the first n attempts crash the worker (transient), then it renders
  *   `hold`                       the render runs until it is interrupted (cancel, shutdown)
+ *   `gate <name>`                the render runs until the test calls `release(<name>)`
  *   anything else                renders at once
  *
  * Everything a user sees stays tested against the real renderer; this serves only logic tests.
  */
-import { Effect, Layer, Ref } from "effect"
+import { Deferred, Effect, FiberId, Layer, Ref } from "effect"
 import { type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
@@ -48,15 +49,28 @@ const rendered = (request: RenderRequest): RenderResult => ({
   })
 })
 
-/** The stub, and how many times each document was rendered (attempts, interrupted ones included). */
+/**
+ * The stub; how many times each document was rendered (attempts, interrupted ones included); the
+ * documents in the order their renders started; and the release of a `gate`.
+ */
 export const stubRenderer = Effect.gen(function* () {
   const attempts = yield* Ref.make(new Map<string, number>())
+  const started = yield* Ref.make<ReadonlyArray<string>>([])
+  const gates = new Map<string, Deferred.Deferred<void>>()
+  const gate = (name: string) => {
+    const existing = gates.get(name)
+    if (existing) return existing
+    const made = Deferred.unsafeMake<void>(FiberId.none)
+    gates.set(name, made)
+    return made
+  }
   const render = (request: RenderRequest): Effect.Effect<RenderResult, RenderingFailed> =>
     Effect.gen(function* () {
       const attempt = yield* Ref.modify(attempts, (counts) => {
         const n = (counts.get(request.markdown) ?? 0) + 1
         return [n, new Map(counts).set(request.markdown, n)]
       })
+      yield* Ref.update(started, (order) => [...order, request.markdown])
       const [command, argument] = request.markdown.trim().split(/\s+/)
       if (command === "reject")
         return yield* Effect.fail(new RenderingFailed({ reason: "rejected", message: "the document was refused", diagnostics: [] }))
@@ -64,11 +78,16 @@ export const stubRenderer = Effect.gen(function* () {
         return yield* Effect.fail(new RenderingFailed({ reason: "crashed", message: "the compiler worker crashed", diagnostics: [] }))
       }
       if (command === "hold") return yield* Effect.never
+      if (command === "gate") yield* Deferred.await(gate(argument ?? ""))
       return rendered(request)
     })
   const service = RenderService.make({ render, workerReplacements: () => noWorkerReplacements, catalogSha256: hash("catalog") })
   return {
     layer: Layer.succeed(RenderService, service),
-    attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0)
+    attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0),
+    /** The documents whose renders have started, in the order they started. */
+    started: Ref.get(started),
+    /** Lets the render of `gate <name>` finish (now, or as soon as it starts). */
+    release: (name: string) => Deferred.succeed(gate(name), undefined).pipe(Effect.asVoid)
   }
 })
