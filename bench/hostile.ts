@@ -5,7 +5,8 @@
  *
  * Each input runs in a child process of its own with a fresh pool of two workers and the server's
  * default deadline (30 s), so that its RSS is its alone (memory of a closed pool is not always
- * returned to the system). `HOSTILE_ITERATIONS` (default 3) sets how many renders each phase takes.
+ * returned to the system). `HOSTILE_ITERATIONS` (default 3) sets how many renders each phase takes;
+ * `HOSTILE_ONLY` measures only the inputs whose name contains it.
  */
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -16,6 +17,7 @@ import { pathologicalInputs } from "../test/fixtures/pathological.ts"
 import { median } from "./stats.ts"
 
 const iterations = Number(process.env.HOSTILE_ITERATIONS ?? 3)
+const only = process.env.HOSTILE_ONLY ?? ""
 const TIMEOUT_MS = 30_000
 
 /** The process's resident memory, workers included (they are threads of it), as the kernel counts it. */
@@ -101,11 +103,12 @@ const ended = (outcomes: ReadonlyArray<string>): string => {
 
 const rows: Array<string> = []
 for (const [index, input] of pathologicalInputs.entries()) {
+  if (!input.name.includes(only)) continue
   const { one, both } = await measureInChild(index)
-  process.stderr.write(`${input.name}: measured\n`)
-  rows.push(
-    `| ${input.name} | ${input.markdown.length.toLocaleString("en")} | ${ended(one.outcomes)} | ${time(one.medianMs)} | ${mib(one.peakOverWarm)} | ${ended(both.outcomes)} | ${time(both.medianMs)} | ${mib(both.peakOverWarm)} |`
-  )
+  const row = `| ${input.name} | ${input.markdown.length.toLocaleString("en")} | ${ended(one.outcomes)} | ${time(one.medianMs)} | ${mib(one.peakOverWarm)} | ${ended(both.outcomes)} | ${time(both.medianMs)} | ${mib(both.peakOverWarm)} |`
+  // Progress, row by row: a run of the whole corpus takes a while.
+  process.stderr.write(`${row}\n`)
+  rows.push(row)
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"
