@@ -6,7 +6,8 @@
  *
  * Outcomes of an attempt:
  * - rendered: bytes stored, then the success transaction (fenced);
- * - the document cannot be typeset (rejected, timeout): failed at once with `rendering_failed`;
+ * - the document cannot be typeset (rejected, timeout, a trap in two fresh workers, an exhausted
+ *   heap): failed at once with `rendering_failed`;
  * - a transient fault (the worker crashed, storage unavailable): retried with backoff, at most
  *   as many attempts as the retry policy allows;
  * - a cancel was asked for: the render is interrupted (its worker terminated) and the job cancelled;
@@ -19,6 +20,7 @@ import { hostname } from "node:os"
 import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
 import { Metrics } from "../ops/metrics.ts"
+import type { RenderingFailed } from "../render/renderer.ts"
 import { RenderService } from "../render/service.ts"
 import * as JobErrors from "./job-errors.ts"
 import { type Claim, JobStore } from "./job-store.ts"
@@ -138,8 +140,22 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         }
         const failure = result.left
         if (failure._tag === "RenderingFailed" && failure.reason === "crashed") return yield* retryOrFail(claim, failure.message)
+        if (failure._tag === "RenderingFailed") yield* logFailure(failure)
         yield* lifecycle.end(claim, "failed", JobErrors.renderingFailed(failure.message))
       }).pipe(Effect.annotateLogs({ jobId: claim.job.id, attempt: String(claim.job.attemptCount) }))
+
+    /**
+     * The reason, and for a trap or an exhausted heap the pool's own account of it (a panic's
+     * location, the worker's error code); never Typst's diagnostics, which may quote the document.
+     */
+    const logFailure = (failure: RenderingFailed) =>
+      Effect.logWarning(`rendering failed: ${failure.reason}`).pipe(
+        Effect.annotateLogs(
+          failure.reason === "trapped" || failure.reason === "out_of_memory"
+            ? { diagnostics: failure.diagnostics.join("; ").slice(0, 400) }
+            : {}
+        )
+      )
 
     const retryOrFail = (claim: Claim, reason: string) =>
       Effect.gen(function* () {

@@ -1,6 +1,7 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
+import { DEFAULT_WORKER_HEAP_MIB } from "./engine/wasm-pool.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, type RendererConfig } from "./renderer.ts"
 
 export const rendererConfig: Config.Config<RendererConfig> = Config.all({
@@ -16,5 +17,10 @@ export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   workerMemoryMiB: Config.integer("PRESSROOM_RENDER_WORKER_MEMORY_MB").pipe(
     Config.withDefault(DEFAULT_WORKER_MEMORY_MIB),
     Config.validate({ message: "PRESSROOM_RENDER_WORKER_MEMORY_MB must be at least 64", validation: (n) => n >= 64 })
+  ),
+  // Not in the contract: the JavaScript heap of a worker; a document that exhausts it fails.
+  workerHeapMiB: Config.integer("PRESSROOM_RENDER_WORKER_HEAP_MB").pipe(
+    Config.withDefault(DEFAULT_WORKER_HEAP_MIB),
+    Config.validate({ message: "PRESSROOM_RENDER_WORKER_HEAP_MB must be at least 16", validation: (n) => n >= 16 })
   )
 })

@@ -61,12 +61,13 @@ export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderReques
 }) {}
 
 /**
- * The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries;
- * `diagnostics` are the compiler's messages, for operators' logs and the CLI, never for an API
- * client (they may name template internals).
+ * The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries
+ * (only `crashed` is the service's fault, CompileFailureReason); `diagnostics` are the compiler's
+ * messages, for the CLI, never for an API client (they may name template internals) nor, but for
+ * those of a trap, which are the pool's own, for logs (they may quote the document).
  */
 export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("RenderingFailed", {
-  reason: Schema.Literal("rejected", "timeout", "crashed", "cancelled"),
+  reason: Schema.Literal("rejected", "timeout", "trapped", "out_of_memory", "crashed", "cancelled"),
   message: Schema.String,
   diagnostics: Schema.Array(Schema.String)
 }) {}
@@ -82,6 +83,11 @@ export interface RendererConfig {
   readonly timeoutMs: number
   /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 256). */
   readonly workerMemoryMiB?: number
+  /**
+   * A worker's JavaScript heap, in MiB (default DEFAULT_WORKER_HEAP_MIB): a document that
+   * exhausts it fails with `out_of_memory` and its worker is replaced.
+   */
+  readonly workerHeapMiB?: number
   /**
    * Whether each worker typesets a warm-up page before it takes jobs (default true), so that a
    * server's first renders do not pay for the first use of faces, highlighting and tables. A
@@ -142,6 +148,7 @@ export class Renderer {
       fonts,
       bundle,
       recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
+      ...(config.workerHeapMiB ? { heapMiB: config.workerHeapMiB } : {}),
       warmUp: config.warmUp ?? true
     })
     try {
@@ -278,6 +285,10 @@ const failureMessage = (failure: CompileFailure): string => {
   switch (failure.reason) {
     case "timeout":
       return "the document took longer than the render time limit"
+    case "trapped":
+      return "the compiler failed on the document, twice"
+    case "out_of_memory":
+      return "the document needs more memory than a render may use"
     case "crashed":
       return "the renderer stopped while typesetting the document"
     case "rejected":

@@ -28,8 +28,15 @@ export interface CompileTask {
   readonly shadows: ReadonlyArray<{ readonly path: string; readonly bytes: Uint8Array }>
 }
 
-/** `cancelled`: the caller's AbortSignal fired (a job cancelled, a fiber interrupted). */
-export type CompileFailureReason = "rejected" | "timeout" | "crashed" | "cancelled"
+/**
+ * Why a document did not become a PDF. The document's fault: `rejected` (Typst refused it),
+ * `timeout` (past the render deadline), `trapped` (the compiler trapped on it, or its worker died
+ * under it, in two fresh workers in a row), `out_of_memory` (it exhausted a worker's JavaScript
+ * heap, PRESSROOM_RENDER_WORKER_HEAP_MB). The service's fault, worth another attempt later:
+ * `crashed` (no worker could start, a font file failed to load, the engine closed). `cancelled`:
+ * the caller's AbortSignal fired (a job cancelled, a fiber interrupted).
+ */
+export type CompileFailureReason = "rejected" | "timeout" | "trapped" | "out_of_memory" | "crashed" | "cancelled"
 
 /**
  * The document could not be turned into a PDF. `details` holds compiler diagnostics for logs and
@@ -48,16 +55,24 @@ export class CompileFailure extends Error {
 export const cancelled = (): CompileFailure => new CompileFailure("cancelled", ["the render was cancelled"])
 
 /**
- * Why a compiler worker was replaced: its job's deadline or cancellation; a crash (a trap, an
- * out-of-memory, an exit, during a job or between jobs); recycled, its memory past the threshold
- * after a job; or a memo eviction past its deadline (wasm-pool.ts). Operators read them as a
- * Prometheus counter, to tell a timeout or memory threshold set too low from a failing compiler.
+ * Why a compiler worker was replaced: its job's deadline or cancellation; a crash (a trap, a font
+ * that failed to load, an exit, during a job or between jobs); its JavaScript heap exhausted
+ * (`out_of_memory`); recycled, its WebAssembly memory past the threshold after a job; or a memo
+ * eviction past its deadline (wasm-pool.ts). Each replaced worker counts once. Operators read them
+ * as a Prometheus counter, to tell a timeout or memory limit set too low from a failing compiler.
  */
-export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "recycled" | "eviction"
+export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "out_of_memory" | "recycled" | "eviction"
 
 export type WorkerReplacements = Readonly<Record<WorkerReplacement, number>>
 
-export const noWorkerReplacements: WorkerReplacements = { timeout: 0, cancelled: 0, crashed: 0, recycled: 0, eviction: 0 }
+export const noWorkerReplacements: WorkerReplacements = {
+  timeout: 0,
+  cancelled: 0,
+  crashed: 0,
+  out_of_memory: 0,
+  recycled: 0,
+  eviction: 0
+}
 
 export interface TypstEngine {
   /** e.g. "typst 0.14.2 (typst.ts 0.7.0, wasm)": provenance `engineVersion`. */

@@ -8,7 +8,8 @@ import { parentPort, workerData } from "node:worker_threads"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
-import { type CompilerSetup, type FontInfo, startCompiler, Trapped } from "./wasm-compiler.ts"
+import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
+import { type CompilerSetup, type FontInfo, FontUnavailable, startCompiler } from "./wasm-compiler.ts"
 
 export type RenderWorkerData = CompilerSetup & { readonly warmUp: boolean }
 
@@ -26,12 +27,23 @@ export type RenderWorkerReply =
        */
       readonly evicts: boolean
     }
-  | { readonly id: number; readonly ok: false; readonly trapped: boolean; readonly errors: ReadonlyArray<string>; readonly evicts: boolean }
+  | {
+      readonly id: number
+      readonly ok: false
+      /**
+       * `rejected`: Typst refused the document (its diagnostics follow). `trapped`: the compiler
+       * trapped, or the pipeline threw, on it. `unavailable`: a font file failed to load.
+       */
+      readonly failure: "rejected" | "trapped" | "unavailable"
+      readonly errors: ReadonlyArray<string>
+      readonly evicts: boolean
+    }
   /** After a job's reply, once Typst's memo cache is evicted (if it is): the worker may take the next job. */
   | { readonly idle: true; readonly memoryBytes: number }
 
 const data = workerData as RenderWorkerData
 const port = parentPort!
+keepCompilerConsole()
 const compiler = await startCompiler(data)
 
 /** The longest source compiled for the current job (an image check compiles small ones too). */
@@ -65,10 +77,13 @@ port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) 
     const result = typesetDocument(message.job, compile)
     reply = { id: message.id, ok: true, ...result, evicts: true }
   } catch (error) {
-    const trapped = error instanceof Trapped || !(error instanceof CompileFailure)
-    const errors = error instanceof CompileFailure ? [...error.details] : [error instanceof Trapped ? error.message : String(error)]
-    // A trapped instance is about to be replaced: nothing to evict.
-    reply = { id: message.id, ok: false, trapped, errors, evicts: !trapped }
+    if (error instanceof CompileFailure) {
+      reply = { id: message.id, ok: false, failure: "rejected", errors: [...error.details], evicts: true }
+    } else {
+      // A trapped instance is about to be replaced: nothing to evict.
+      const failure = error instanceof FontUnavailable ? "unavailable" : "trapped"
+      reply = { id: message.id, ok: false, failure, errors: [describeTrap(error)], evicts: false }
+    }
   }
   port.postMessage(reply, reply.ok ? [reply.pdf.buffer as ArrayBuffer] : [])
   // Eviction runs after the caller has its answer and before the pool sends another job; should

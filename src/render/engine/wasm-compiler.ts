@@ -41,6 +41,9 @@ export interface WasmCompiler {
 /** A trap (RuntimeError, failed memory.grow) or a font that failed to load: the instance is unusable. */
 export class Trapped extends Error {}
 
+/** A font file that failed to load (changed or gone on disk): the service's fault, not the document's. */
+export class FontUnavailable extends Trapped {}
+
 /** Typst reports a document it cannot typeset as a string of diagnostics: keep their messages. */
 const messagesOf = (diagnostics: unknown): Array<string> =>
   [...String(diagnostics).matchAll(/message: "((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1"))
@@ -89,13 +92,13 @@ export const startCompiler = async (setup: CompilerSetup): Promise<WasmCompiler>
       pdf = (compiler.compile("/main.typ", undefined, "pdf", 1) as { result: Uint8Array }).result
     } catch (error) {
       // After a trap nothing more may be asked of the instance.
-      if (fontProblem) throw new Trapped(fontProblem)
+      if (fontProblem) throw new FontUnavailable(fontProblem)
       if (error instanceof Error) throw new Trapped(`${error.name}: ${error.message}`)
       cleanUp(task)
       throw new CompileFailure("rejected", messagesOf(error))
     }
     // Typst takes a face that fails to load for a missing one and typesets on without it.
-    if (fontProblem) throw new Trapped(fontProblem)
+    if (fontProblem) throw new FontUnavailable(fontProblem)
     cleanUp(task)
     return pdf
   }

@@ -3,6 +3,12 @@
  * and cannot be interrupted from inside, so one that passes its deadline, is cancelled, traps, or
  * exhausts memory is ended by terminating its worker; a fresh worker takes its place and the pool
  * keeps serving.
+ *
+ * Whose fault a failure is decides whether the job is worth another attempt later. A job whose
+ * worker traps (or dies under it) is tried once more, in the fresh worker that replaces it: a trap
+ * that recurs there is the document's (`trapped`), as is a job that exhausts its worker's
+ * JavaScript heap (`out_of_memory`); neither would go better in a later attempt. A worker that
+ * cannot start, or a font file that fails to load, is the service's (`crashed`).
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -39,6 +45,8 @@ export interface WasmPoolOptions {
   readonly evictionTimeoutMs?: number
   /** Memo layouts by release checksum (default MEMO_LAYOUTS); a test passes none to start a binary that has no layout. */
   readonly memoLayouts?: Readonly<Record<string, MemoLayout>>
+  /** A worker's JavaScript heap (V8's old generation), in MiB (default DEFAULT_WORKER_HEAP_MIB). */
+  readonly heapMiB?: number
 }
 
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
@@ -62,6 +70,15 @@ export const TYPST_VERSION = "0.14.2"
 const YOUNG_GENERATION_MIB = 8
 
 /**
+ * A worker's JavaScript heap (V8's old generation: the Markdown tree, the Typst source; not the
+ * compiler's WebAssembly memory, which lies outside it). Every document of the render benchmark
+ * renders in 48 MiB (the 60-page report and 200,000 characters with a footnote every 200 fail in
+ * 32 MiB; 25 November 2026); 256 MiB leaves five times that, where Node's default would let one
+ * hostile document take gigabytes.
+ */
+export const DEFAULT_WORKER_HEAP_MIB = 256
+
+/**
  * Eviction takes 75 to 115 ms after a 60-page report (ARCHITECTURE.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
  * service for a whole render timeout.
@@ -72,7 +89,23 @@ interface Pending {
   readonly job: TypesetJob
   readonly resolve: (result: TypesetResult) => void
   readonly reject: (error: unknown) => void
+  /** When the job's render deadline passes: set when it first starts, kept when it is tried again. */
+  deadline?: number
+  /** Why its first worker failed under it, once it has. */
+  trapped?: string
 }
+
+/** How a worker was lost: its JavaScript heap exhausted, or anything else (`why`, without user text). */
+interface Loss {
+  readonly outOfMemory: boolean
+  readonly why: string
+}
+
+/** A worker's 'error' event as a Loss: the error's code or kind, never its message (a stack could quote anything). */
+const lossOf = (error: Error & { code?: string }): Loss => ({
+  outOfMemory: error.code === "ERR_WORKER_OUT_OF_MEMORY",
+  why: `worker error: ${error.code ?? error.name}`
+})
 
 type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true }>
 type IdleReply = Extract<RenderWorkerReply, { idle: true }>
@@ -83,6 +116,8 @@ class Slot {
   /** Set once the worker has loaded everything; only started workers take jobs. */
   started = false
   current: { readonly id: number; readonly pending: Pending; readonly timer: NodeJS.Timeout } | undefined
+  /** A job whose worker failed under it, waiting for this fresh worker to try it again. */
+  reserved: Pending | undefined
   /**
    * Between a job's reply and the worker's idle message, while it evicts Typst's memo cache: the
    * deadline after which the worker is replaced, as if the eviction had hung.
@@ -92,16 +127,19 @@ class Slot {
   constructor(
     url: URL,
     workerData: RenderWorkerData,
+    heapMiB: number,
     handlers: {
       readonly reply: (slot: Slot, reply: JobReply) => void
       readonly idle: (slot: Slot, idle: IdleReply) => void
-      readonly lost: (slot: Slot, why: string) => void
+      readonly lost: (slot: Slot, loss: Loss) => void
       readonly fontInfos: (infos: ReadonlyArray<FontInfo>) => void
-    }
+    },
+    reserved?: Pending
   ) {
+    this.reserved = reserved
     this.worker = new Worker(url, {
       workerData,
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, maxOldGenerationSizeMb: heapMiB },
       // The worker is plain JavaScript (the build's, or TypeScript that Deno runs itself): it needs
       // none of the parent's command-line options. Inherited, a loader the parent was started with
       // (tsx, a test runner's) would be set up again in every new worker: a second on each start.
@@ -126,8 +164,8 @@ class Slot {
     })
     // A crash inside the worker surfaces here; a deliberate terminate() does not (listeners are
     // removed first).
-    this.worker.on("error", (error) => handlers.lost(this, `worker error: ${error.message}`))
-    this.worker.on("exit", (code) => handlers.lost(this, `worker exited with code ${code}`))
+    this.worker.on("error", (error) => handlers.lost(this, lossOf(error)))
+    this.worker.on("exit", (code) => handlers.lost(this, { outOfMemory: false, why: `worker exited with code ${code}` }))
   }
 }
 
@@ -217,44 +255,52 @@ export class WasmEnginePool implements TypstEngine {
     for (const pending of this.queue.splice(0)) pending.reject(closing)
     // A running job ends with its worker: left to its deadline, it would keep the process alive
     // and then fail as a timeout.
-    for (const slot of this.slots) this.endCurrent(slot, closing)
+    for (const slot of this.slots) {
+      this.endCurrent(slot, closing)
+      slot.reserved?.reject(closing)
+      slot.reserved = undefined
+    }
     await Promise.all([...this.slots].map((slot) => this.retire(slot)))
   }
 
-  private spawn(): void {
+  /** A new worker; `reserved`, a job it takes before any other. */
+  private spawn(reserved?: Pending): void {
     const slot = new Slot(
       this.workerUrl,
       { ...this.workerData, fontInfos: this.fontInfos },
+      this.options.heapMiB ?? DEFAULT_WORKER_HEAP_MIB,
       {
         reply: (s, reply) => this.onReply(s, reply),
         idle: (s, idle) => this.onIdle(s, idle),
-        lost: (s, why) => this.onLost(s, why),
+        lost: (s, loss) => this.onLost(s, loss),
         fontInfos: (infos) => {
           this.fontInfos ??= infos
         }
-      }
+      },
+      reserved
     )
     this.slots.add(slot)
     slot.ready.then(
       () => this.dispatch(),
-      (error) => this.onLost(slot, String(error))
+      (error: Error & { code?: string }) => this.onLost(slot, lossOf(error))
     )
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (this.queue.length === 0) return
-      if (slot.started && !slot.current && !slot.evicting) this.assign(slot)
+      if (!slot.started || slot.current || slot.evicting) continue
+      const pending = slot.reserved ?? this.queue.shift()
+      slot.reserved = undefined
+      if (pending) this.assign(slot, pending)
     }
   }
 
-  private assign(slot: Slot): void {
-    const pending = this.queue.shift()
-    if (!pending) return
+  private assign(slot: Slot, pending: Pending): void {
     const id = this.nextId++
+    pending.deadline ??= Date.now() + this.options.timeoutMs
     const timer = setTimeout(() => {
       this.fail(slot, "timeout", new CompileFailure("timeout", [`render exceeded ${this.options.timeoutMs} ms`]))
-    }, this.options.timeoutMs)
+    }, pending.deadline - Date.now())
     slot.current = { id, pending, timer }
     // Busy workers keep the process alive; idle ones let a CLI or a test exit without close().
     slot.worker.ref()
@@ -268,8 +314,11 @@ export class WasmEnginePool implements TypstEngine {
     slot.current = undefined
     if (reply.ok) {
       current.pending.resolve({ pdf: reply.pdf, warnings: reply.warnings, assetSha256s: reply.assetSha256s })
+    } else if (reply.failure === "trapped") {
+      this.tryAgain(slot, current.pending, reply.errors.join("; "))
+      return
     } else {
-      current.pending.reject(new CompileFailure(reply.trapped ? "crashed" : "rejected", reply.errors))
+      current.pending.reject(new CompileFailure(reply.failure === "rejected" ? "rejected" : "crashed", reply.errors))
     }
     if (!reply.evicts) {
       this.replace(slot, "crashed")
@@ -302,20 +351,54 @@ export class WasmEnginePool implements TypstEngine {
         this.fail(slot, "cancelled", cancelled())
         return
       }
+      if (slot.reserved === pending) {
+        slot.reserved = undefined
+        pending.reject(cancelled())
+        return
+      }
     }
   }
 
-  private onLost(slot: Slot, why: string): void {
+  private onLost(slot: Slot, loss: Loss): void {
     if (!this.slots.has(slot)) return
     if (slot.started) {
-      this.fail(slot, "crashed", new CompileFailure("crashed", [why]))
+      const pending = slot.current?.pending
+      if (loss.outOfMemory) {
+        this.fail(slot, "out_of_memory", new CompileFailure("out_of_memory", [`${loss.why}: the JavaScript heap is full`]))
+      } else if (pending) {
+        this.tryAgain(slot, pending, loss.why)
+      } else {
+        // Between jobs (evicting, or idle): no job's fault.
+        this.replace(slot, "crashed")
+      }
       return
     }
     // A worker that dies before it starts would die again: no replacement, or the pool would
-    // respawn forever. With no worker left, nothing queued can run.
-    this.startFailure = why
+    // respawn forever. With no worker left, nothing queued can run. A job waiting for it to try
+    // again fails as the service's fault.
+    this.startFailure = loss.why
+    slot.reserved?.reject(this.cannotStart())
+    slot.reserved = undefined
     void this.retire(slot)
     if (this.slots.size === 0) for (const pending of this.queue.splice(0)) pending.reject(this.cannotStart())
+  }
+
+  /**
+   * The job's worker trapped or died under it: the worker is replaced, and the first time the job
+   * goes to the replacement, before any other job; the second time the document is to blame.
+   */
+  private tryAgain(slot: Slot, pending: Pending, why: string): void {
+    if (slot.current?.pending === pending) {
+      clearTimeout(slot.current.timer)
+      slot.current = undefined
+    }
+    if (pending.trapped !== undefined) {
+      pending.reject(new CompileFailure("trapped", [`first worker: ${pending.trapped}`, `second worker: ${why}`]))
+      this.replace(slot, "crashed")
+      return
+    }
+    pending.trapped = why
+    this.replace(slot, "crashed", pending)
   }
 
   private cannotStart(): CompileFailure {
@@ -336,10 +419,12 @@ export class WasmEnginePool implements TypstEngine {
     current.pending.reject(error)
   }
 
-  private replace(slot: Slot, why: WorkerReplacement): void {
+  /** Puts a fresh worker in the slot's place; `reserved`, a job it takes first. */
+  private replace(slot: Slot, why: WorkerReplacement, reserved?: Pending): void {
     this.replaced[why]++
     void this.retire(slot)
-    if (!this.closed) this.spawn()
+    if (!this.closed) this.spawn(reserved)
+    else reserved?.reject(new CompileFailure("crashed", ["engine closed"]))
     this.dispatch()
   }
 

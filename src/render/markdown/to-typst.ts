@@ -11,7 +11,8 @@ import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, R
 import { definitions as collectDefinitions } from "mdast-util-definitions"
 import type { RenderWarning } from "../warnings.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
-import { typstString, typstText } from "./typst-literal.ts"
+import { rawText, TextRuns } from "./text-runs.ts"
+import { typstString } from "./typst-literal.ts"
 
 export const MAX_NESTING = 24
 
@@ -61,6 +62,8 @@ class Converter {
   private readonly footnoteDefinitions = new Map<string, FootnoteDefinition>()
   private readonly definition: (identifier: string) => Definition | undefined
   private nestingWarned = false
+  /** The flow of inline content being converted, for the length of its text runs (text-runs.ts). */
+  private runs = new TextRuns()
 
   constructor(
     root: Root,
@@ -143,6 +146,7 @@ class Converter {
   }
 
   private block(node: RootContent, depth: number): string {
+    this.runs.reset()
     switch (node.type) {
       case "paragraph":
         return this.inlines(node.children, depth)
@@ -155,7 +159,7 @@ class Converter {
       case "list":
         return this.list(node, depth)
       case "code":
-        return `#raw(block: true, ${node.lang ? `lang: ${typstString(node.lang)}, ` : ""}${typstString(node.value)})`
+        return `#raw(block: true, ${node.lang ? `lang: ${typstString(node.lang)}, ` : ""}${typstString(rawText(node.value))})`
       case "html":
         if (PAGEBREAK.test(node.value.trim())) return "#pagebreak(weak: true)"
         this.warn("html_dropped", "raw HTML is not rendered", node)
@@ -190,7 +194,12 @@ class Converter {
     const columns = Math.max(1, ...node.children.map((row) => row.children.length))
     const align = Array.from({ length: columns }, (_, i) => ALIGN[node.align?.[i] ?? ""] ?? "auto")
     const row = (cells: ReadonlyArray<string>) => Array.from({ length: columns }, (_, i) => `[${cells[i] ?? ""}]`).join(", ")
-    const [head, ...body] = node.children.map((r) => r.children.map((cell) => this.inlines(cell.children, depth)))
+    const [head, ...body] = node.children.map((r) =>
+      r.children.map((cell) => {
+        this.runs.reset()
+        return this.inlines(cell.children, depth)
+      })
+    )
     const parts = [`columns: ${columns}`, `align: (${align.join(", ")},)`]
     if (head) parts.push(`table.header(${row(head)})`)
     for (const cells of body) parts.push(row(cells))
@@ -211,7 +220,7 @@ class Converter {
   private inline(node: PhrasingContent, depth: number): string {
     switch (node.type) {
       case "text":
-        return typstText(softBreaks(node.value))
+        return this.runs.markup(softBreaks(node.value))
       case "emphasis":
         return this.span("emph", node, depth)
       case "strong":
@@ -219,7 +228,7 @@ class Converter {
       case "delete":
         return this.span("strike", node, depth)
       case "inlineCode":
-        return `#raw(${typstString(node.value)})`
+        return `#raw(${typstString(rawText(node.value))})`
       case "break":
         return "#linebreak()"
       case "link":
@@ -247,11 +256,11 @@ class Converter {
   private link(url: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
     const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.flat(node.children)
     if (!LINK_SCHEMES.test(url.trim())) return content
-    return `#link(${typstString(url.trim())})[${content === "" ? typstText(url.trim()) : content}]`
+    return `#link(${typstString(url.trim())})[${content === "" ? this.runs.markup(url.trim()) : content}]`
   }
 
   private image(url: string, alt: string, node: Nodes): string {
-    const placeholder = `#pr.image-placeholder(cfg, ${typstString(alt)})`
+    const placeholder = `#pr.image-placeholder(cfg, ${alt === "" ? '""' : `[${this.separately(() => this.runs.markup(alt))}]`})`
     const decoded = decodeImage(url)
     if (decoded._tag === "embedded" && this.options.undecodableImages?.has(decoded.image.sha256)) {
       this.warn("image_invalid", `image not embedded: its ${decoded.image.kind.toUpperCase()} data is damaged`, node)
@@ -270,6 +279,17 @@ class Converter {
     }
   }
 
+  /** Converts content set apart from the flow around it (a note, a box), which goes on after it as before. */
+  private separately(convert: () => string): string {
+    const outer = this.runs
+    this.runs = new TextRuns()
+    try {
+      return convert()
+    } finally {
+      this.runs = outer
+    }
+  }
+
   /** The first reference carries the note; later ones point at it through a label we generate. */
   private footnote(identifier: string, node: Nodes, depth: number): string {
     const existing = this.footnoteLabels.get(identifier)
@@ -279,7 +299,7 @@ class Converter {
     const label = `pr-fn-${this.footnoteLabels.size + 1}`
     this.footnoteLabels.set(identifier, label)
     this.footnotesInProgress.add(identifier)
-    const content = this.blocks(definition.children, depth)
+    const content = this.separately(() => this.blocks(definition.children, depth))
     this.footnotesInProgress.delete(identifier)
     if (content === "") this.warn("footnote_empty", "a footnote has no content", node)
     return `#footnote[${content}]<${label}>`

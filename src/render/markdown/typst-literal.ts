@@ -15,6 +15,3 @@ export const typstString = (text: string): string =>
     return code >= 0xd800 && code <= 0xdfff ? "\uFFFD" : `\\u{${code.toString(16)}}`
   }) +
   '"'
-
-/** Text in markup position: `#"..."`. The caller always follows it with `#`, `]` or a newline. */
-export const typstText = (text: string): string => (text === "" ? "" : `#${typstString(text)}`)

@@ -1,0 +1,154 @@
+/**
+ * Hostile documents against the compiler: one word longer than a PDF text run may be (40,000 `é`
+ * or `ж`, a letter with 100,000 zero-width joiners, which made Typst's PDF export panic) renders,
+ * wrapped at the margin, with nothing but its own characters in the text layer; a document on
+ * which the compiler traps is tried once more in a fresh worker and then fails as the document's
+ * fault; one that exhausts a worker's JavaScript heap fails at once. Through v1: the answer is 422
+ * `rendering_failed` after one attempt, and the server's log holds neither the document's text
+ * nor the compiler's panic output.
+ */
+import t from "tap"
+import { Effect } from "effect"
+import { SqlClient } from "@effect/sql"
+import { readBundle } from "../../src/render/engine/bundle.ts"
+import { CompileFailure, noWorkerReplacements } from "../../src/render/engine/engine.ts"
+import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
+import { verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
+import { convert, createAccount } from "../helpers/api.ts"
+import { forEachDatabase, runWith } from "../helpers/database.ts"
+import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
+import { startServer } from "../helpers/server.ts"
+
+const MiB = 1024 * 1024
+
+const LONG_WORDS: ReadonlyArray<[string, string]> = [
+  ["40,000 é", "é".repeat(40_000)],
+  ["40,000 ж", "ж".repeat(40_000)],
+  ["a letter and 100,000 zero-width joiners", `a${"\u200d".repeat(100_000)}`]
+]
+
+/** Characters of the text layer that are neither white space nor in `input`. */
+const foreign = (text: string, input: string): Array<string> => {
+  const allowed = new Set(input)
+  return [...new Set([...text].filter((c) => !/\s/u.test(c) && !allowed.has(c)))]
+}
+
+/** A sixty-page report: far more than a 16 MiB heap holds while it is parsed and converted. */
+const report = (): string =>
+  Array.from(
+    { length: 150 },
+    (_, i) =>
+      `## ${i}. Results for area ${i}\n\nRevenue grew in the *enterprise* segment while **costs** stayed flat.[^n${i}]\n\n` +
+      `- Throughput rose by 4.2%\n- Backlog fell to 12 days\n\n| Metric | Q1 | Q2 |\n|:--|--:|--:|\n| Orders | 1,204 | 1,311 |\n\n` +
+      `[^n${i}]: Figures are unaudited.\n`
+  ).join("\n")
+
+t.test("one long word renders, wrapped, with only its own characters in the text layer", async (t) => {
+  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
+  t.teardown(() => renderer.close())
+  for (const [name, markdown] of LONG_WORDS) {
+    const result = await renderer.render({ markdown, templateId: "clean" }).catch((error: unknown) => error)
+    if (!t.ok(!(result instanceof Error), `${name}: renders`, { error: String(result) })) continue
+    const { pdf } = result as Awaited<ReturnType<Renderer["render"]>>
+    t.ok(isValidPdf(pdf), `${name}: a PDF`)
+    const text = pageTexts(pdf).join("\n")
+    t.same(foreign(text, markdown), [], `${name}: nothing but the input's characters and line ends`)
+    if (!name.includes("joiners")) {
+      // Every letter is on the page: the word wraps at the margin instead of running off it.
+      t.equal(text.replace(/\s/gu, ""), markdown, `${name}: every character, in order`)
+    } else {
+      t.match(pdfText(pdf), /a/, `${name}: the letter is there`)
+    }
+  }
+  t.same(renderer.workerReplacements(), noWorkerReplacements, "no worker was lost")
+})
+
+t.test("a trap is tried once more in a fresh worker; a second trap is the document's fault", async (t) => {
+  // A template that typesets a 40,000-letter word itself, past the converter: Typst's PDF export
+  // panics on it (the krilla panic of the long-word issue), in every worker.
+  const bundle = readBundle().map((file) =>
+    file.path === "/templates/clean.typ" ? { ...file, text: `#let template(cfg, body) = [#("é" * 40000) #body]` } : file
+  )
+  const pool = new WasmEnginePool({
+    size: 1,
+    timeoutMs: 120_000,
+    fonts: verifyFonts(),
+    bundle,
+    recycleAboveBytes: 256 * MiB,
+    warmUp: false
+  })
+  t.teardown(() => pool.close())
+  await pool.warm()
+  const job = {
+    markdown: "Short text.",
+    templateId: "clean",
+    options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" as const },
+    locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+  }
+  const error = await pool.typeset(job).then(
+    () => undefined,
+    (e: unknown) => e
+  )
+  t.type(error, CompileFailure, "the job fails")
+  t.equal((error as CompileFailure).reason, "trapped", "as the document's fault, not the service's")
+  t.same(pool.workerReplacements(), { ...noWorkerReplacements, crashed: 2 }, "after exactly two tries, each in its own worker")
+  const details = (error as CompileFailure).details.join("\n")
+  t.match(details, /panicked at krilla-[\d.]+\/src\/text\/group\.rs:\d+:\d+/, "the diagnostic says where the compiler panicked")
+  t.notMatch(details, /é/, "and quotes none of the text")
+  const next = await pool.typeset({ ...job, templateId: "executive" })
+  t.ok(isValidPdf(next.pdf), "the pool serves the next job")
+})
+
+t.test("a document that exhausts a worker's heap fails at once, as out_of_memory", async (t) => {
+  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false, workerHeapMiB: 16 })
+  t.teardown(() => renderer.close())
+  const error = await renderer.render({ markdown: report(), templateId: "clean" }).catch((e: unknown) => e)
+  t.type(error, RenderingFailed)
+  t.equal((error as RenderingFailed).reason, "out_of_memory")
+  t.same(renderer.workerReplacements(), { ...noWorkerReplacements, out_of_memory: 1 }, "its worker replaced once, for its heap")
+  const next = await renderer.render({ markdown: "A letter.", templateId: "clean" })
+  t.ok(isValidPdf(next.pdf), "the next document renders")
+})
+
+await forEachDatabase(t, async (t, database) => {
+  const server = await startServer(t, { ...database.env, PRESSROOM_RENDER_WORKER_HEAP_MB: "16" })
+  const owner = await createAccount(server)
+  const quietFrom = server.output().length
+
+  const word = await convert(server, owner.key, { markdown: "é".repeat(40_000) })
+  t.equal(word.status, 200, "v1: the 40,000-letter word is a PDF")
+  t.equal(word.pdf && pdfText(word.pdf).replace(/\s/gu, ""), "é".repeat(40_000), "v1: every letter in it")
+
+  const large = await convert(server, owner.key, { markdown: report() })
+  t.equal(large.status, 422, "v1: a document past the worker's heap answers 422")
+  t.equal(large.error?.error.code, "rendering_failed")
+  t.equal(large.error?.error.retryable, false)
+
+  const log = server.output().slice(quietFrom)
+  t.ok(log.length < 20_000, `the log stays small: ${log.length} bytes`)
+  t.notMatch(log, /data:/, "no data: URL in the log")
+  t.notMatch(log, /é{8}|Revenue grew/, "no run of the documents' text in the log")
+  t.notMatch(log, /panicked|wasm-function/, "no compiler panic output in the log")
+  t.match(log, /rendering failed: out_of_memory/, "the failure is logged by its reason")
+
+  await server.stop()
+  const attempts = await runWith(
+    database,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<{
+        status: string
+        attemptCount: number
+      }>`select status, attempt_count as "attemptCount" from jobs order by accepted_at`
+    }).pipe(Effect.orDie)
+  )
+  t.same(
+    attempts.map((job) => ({ ...job })),
+    [
+      { status: "succeeded", attemptCount: 1 },
+      { status: "failed", attemptCount: 1 }
+    ],
+    "each job took one attempt"
+  )
+})
