@@ -16,9 +16,9 @@ const CEILING_MIB = 600
 /** The process's resident memory, workers included (they are threads of it). */
 const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024
 
-// The server's own deadline: a render that cannot finish in it fails as `timeout`, and what it
+// Half the server's default deadline, to keep the suite short: a render that cannot finish in it fails as `timeout`, and what it
 // gathered until then counts against the ceiling.
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+const renderer = await Renderer.create({ workers: 2, timeoutMs: 15_000 })
 t.teardown(() => renderer.close())
 
 const warmUp = () => renderer.render({ markdown: "a *warm* `pool`, [linked](https://example.com)\n\n> - quoted\n", templateId: "clean" })
