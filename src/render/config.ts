@@ -1,7 +1,7 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
-import { DEFAULT_WORKER_HEAP_MIB } from "./engine/wasm-pool.ts"
+import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB } from "./engine/wasm-pool.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, type RendererConfig } from "./renderer.ts"
 
 export const rendererConfig: Config.Config<RendererConfig> = Config.all({
@@ -22,5 +22,10 @@ export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   workerHeapMiB: Config.integer("PRESSROOM_RENDER_WORKER_HEAP_MB").pipe(
     Config.withDefault(DEFAULT_WORKER_HEAP_MIB),
     Config.validate({ message: "PRESSROOM_RENDER_WORKER_HEAP_MB must be at least 16", validation: (n) => n >= 16 })
+  ),
+  // Not in the contract: how far a worker's compiler memory may grow during one render.
+  compilerMemoryMiB: Config.integer("PRESSROOM_RENDER_COMPILER_MEMORY_MB").pipe(
+    Config.withDefault(DEFAULT_COMPILER_MEMORY_MIB),
+    Config.validate({ message: "PRESSROOM_RENDER_COMPILER_MEMORY_MB must be at least 128", validation: (n) => n >= 128 })
   )
 })

@@ -90,6 +90,11 @@ export interface RendererConfig {
    */
   readonly workerHeapMiB?: number
   /**
+   * The most a worker's compiler memory may grow to during a render, in MiB (default
+   * DEFAULT_COMPILER_MEMORY_MIB): a document that needs more fails with `rendering_failed`.
+   */
+  readonly compilerMemoryMiB?: number
+  /**
    * Whether each worker typesets a warm-up page before it takes jobs (default true), so that a
    * server's first renders do not pay for the first use of faces, highlighting and tables. A
    * one-shot command renders once and skips it: about half a second of its start.
@@ -150,6 +155,7 @@ export class Renderer {
       bundle,
       recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
       ...(config.workerHeapMiB ? { heapMiB: config.workerHeapMiB } : {}),
+      ...(config.compilerMemoryMiB ? { compilerMemoryBytes: config.compilerMemoryMiB * 1024 * 1024 } : {}),
       warmUp: config.warmUp ?? true
     })
     try {

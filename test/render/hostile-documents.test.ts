@@ -8,6 +8,7 @@
  * nor the compiler's panic output.
  */
 import t from "tap"
+import { report as benchReport } from "../../bench/documents.ts"
 import { Effect } from "effect"
 import { SqlClient } from "@effect/sql"
 import { readBundle } from "../../src/render/engine/bundle.ts"
@@ -125,6 +126,17 @@ t.test("a document that exhausts a worker's heap fails at once, as out_of_memory
   t.type(error, RenderingFailed)
   t.equal((error as RenderingFailed).reason, "out_of_memory")
   t.same(renderer.workerReplacements(), { ...noWorkerReplacements, out_of_memory: 1 }, "its worker replaced once, for its heap")
+  const next = await renderer.render({ markdown: "A letter.", templateId: "clean" })
+  t.ok(isValidPdf(next.pdf), "the next document renders")
+})
+
+t.test("a document whose compiler memory would grow past the bound fails as the document's fault", async (t) => {
+  // The render benchmark's sixty-page report needs more than 128 MiB of compiler memory; a letter far less.
+  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false, compilerMemoryMiB: 128 })
+  t.teardown(() => renderer.close())
+  const error = await renderer.render({ markdown: benchReport(150), templateId: "clean" }).catch((e: unknown) => e)
+  t.type(error, RenderingFailed)
+  t.equal((error as RenderingFailed).reason, "trapped", "an allocation past the bound traps, twice: the document's fault")
   const next = await renderer.render({ markdown: "A letter.", templateId: "clean" })
   t.ok(isValidPdf(next.pdf), "the next document renders")
 })

@@ -1,9 +1,9 @@
 /**
  * exportFunctionTable adds an export of a module's function table and changes nothing else, shown on
- * a module small enough to write out byte by byte.
+ * a module small enough to write out byte by byte; limitMemory puts a maximum on its memory.
  */
 import t from "tap"
-import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
+import { exportFunctionTable, limitMemory, WASM_PAGE_BYTES } from "../../src/render/engine/table-export.ts"
 
 const section = (id: number, ...content: Array<number>) => [id, content.length, ...content]
 const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]
@@ -58,4 +58,31 @@ t.test("a module without a table or without exports, or not a module, is refused
   t.throws(() => exportFunctionTable(Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 1, 1, 1, 0]), "table"), /not a WebAssembly module/)
   const whole = module(TYPES, FUNCTIONS, TABLE, EXPORTS, ELEMENTS, CODE)
   t.throws(() => exportFunctionTable(whole.subarray(0, whole.length - 3), "table"), /truncated/)
+})
+
+const MEMORY = section(5, 1, 0, 1) // one memory of at least one page, no maximum
+const MEMORY_EXPORT = section(7, 1, 3, 0x6d, 0x65, 0x6d, 2, 0) // "mem": memory 0
+
+t.test("limitMemory puts a maximum on the memory: growing past it fails, below it succeeds", async (t) => {
+  const original = module(MEMORY, MEMORY_EXPORT)
+  const limited = limitMemory(original, 3 * WASM_PAGE_BYTES + 100)
+  const memory = new WebAssembly.Instance(new WebAssembly.Module(limited)).exports.mem as WebAssembly.Memory
+  t.equal(memory.grow(2), 1, "up to three pages")
+  t.throws(() => memory.grow(1), RangeError, "not a fourth")
+  const unlimited = new WebAssembly.Instance(new WebAssembly.Module(original)).exports.mem as WebAssembly.Memory
+  t.equal(unlimited.grow(10), 1, "the original grows on")
+  t.same(limited.subarray(limited.length - MEMORY_EXPORT.length), Uint8Array.from(MEMORY_EXPORT), "the exports are untouched")
+})
+
+t.test("limitMemory never sets a maximum below the minimum, nor above 4 GiB", async (t) => {
+  const below = new WebAssembly.Instance(new WebAssembly.Module(limitMemory(module(MEMORY, MEMORY_EXPORT), 0))).exports
+    .mem as WebAssembly.Memory
+  t.equal(below.buffer.byteLength, WASM_PAGE_BYTES, "the one page it needs")
+  t.throws(() => below.grow(1), RangeError, "and no more")
+  t.doesNotThrow(() => new WebAssembly.Module(limitMemory(module(MEMORY, MEMORY_EXPORT), 2 ** 40)), "a valid module")
+})
+
+t.test("limitMemory refuses a module without a memory or whose memory has a maximum", async (t) => {
+  t.throws(() => limitMemory(module(TYPES, FUNCTIONS, EXPORTS, CODE), 2 ** 20), /defines no memory/)
+  t.throws(() => limitMemory(module(section(5, 1, 1, 1, 2)), 2 ** 20), /already has a maximum/)
 })

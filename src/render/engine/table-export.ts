@@ -1,6 +1,6 @@
 /**
  * Adds an export of a WebAssembly module's function table, leaving every other section as it was
- * (those after the export section move by the bytes it grows).
+ * (those after the export section move by the bytes it grows); and puts a maximum on its memory.
  * typst.ts does not export its table, and the eviction of Typst's memo cache (memo-eviction.ts)
  * calls functions that Typst registered in it. Only the export section changes: the code, data and
  * therefore the PDFs are those of the released binary (the tests compare them with the native
@@ -10,7 +10,14 @@
 
 const EXPORT_SECTION = 7
 const TABLE_SECTION = 4
+const MEMORY_SECTION = 5
 const TABLE_KIND = 1
+/** Memory limits: a minimum only, or a minimum and a maximum (in 64 KiB pages). */
+const LIMITS_MIN = 0x00
+const LIMITS_MIN_MAX = 0x01
+export const WASM_PAGE_BYTES = 65_536
+/** 4 GiB, all that a 32-bit memory can address. */
+const MAX_PAGES = 65_536
 
 /** Unsigned LEB128, as the binary format encodes sizes, counts and indices. */
 const encodeU32 = (value: number): Array<number> => {
@@ -61,6 +68,34 @@ const sectionsOf = (binary: Uint8Array): Array<Section> => {
   return sections
 }
 
+/** `binary` with the section at `section` replaced by one of the same id holding `content`. */
+const replaceSection = (binary: Uint8Array, section: Section, content: ReadonlyArray<number>): Uint8Array<ArrayBuffer> => {
+  const bytes = Uint8Array.from([section.id, ...encodeU32(content.length), ...content])
+  const patched = new Uint8Array(binary.length - (section.end - section.start) + bytes.length)
+  patched.set(binary.subarray(0, section.start), 0)
+  patched.set(bytes, section.start)
+  patched.set(binary.subarray(section.end), section.start + bytes.length)
+  return patched
+}
+
+/**
+ * The module with a maximum on its one memory of `maxBytes` (rounded down to whole pages, and never
+ * below the memory's minimum). An allocation that would grow the memory past it fails inside the
+ * module: Rust's allocator aborts, the instance traps, and the render fails like any other trap, while
+ * it runs rather than after it. Throws if the module defines no memory, more than one, or one that
+ * already has a maximum (an imported memory would take its limits from the importer).
+ */
+export const limitMemory = (binary: Uint8Array, maxBytes: number): Uint8Array<ArrayBuffer> => {
+  const memory = sectionsOf(binary).find((section) => section.id === MEMORY_SECTION)
+  if (!memory) throw new Error("the module defines no memory")
+  const count = decodeU32(binary, memory.contentStart)
+  if (count.value !== 1) throw new Error(`the module defines ${count.value} memories`)
+  if (binary[count.next] !== LIMITS_MIN) throw new Error("the module's memory already has a maximum or is shared or 64-bit")
+  const minimum = decodeU32(binary, count.next + 1)
+  const maximum = Math.min(MAX_PAGES, Math.max(minimum.value, Math.floor(maxBytes / WASM_PAGE_BYTES)))
+  return replaceSection(binary, memory, [1, LIMITS_MIN_MAX, ...encodeU32(minimum.value), ...encodeU32(maximum)])
+}
+
 /** The module with table 0 also exported as `name`; throws if it defines no table or has no exports. */
 export const exportFunctionTable = (binary: Uint8Array, name: string): Uint8Array<ArrayBuffer> => {
   const sections = sectionsOf(binary)
@@ -77,10 +112,5 @@ export const exportFunctionTable = (binary: Uint8Array, name: string): Uint8Arra
     TABLE_KIND,
     ...encodeU32(0)
   ]
-  const section = Uint8Array.from([EXPORT_SECTION, ...encodeU32(content.length), ...content])
-  const patched = new Uint8Array(binary.length - (exports.end - exports.start) + section.length)
-  patched.set(binary.subarray(0, exports.start), 0)
-  patched.set(section, exports.start)
-  patched.set(binary.subarray(exports.end), exports.start + section.length)
-  return patched
+  return replaceSection(binary, exports, content)
 }

@@ -29,7 +29,7 @@ import {
 import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS, type MemoLayout } from "./memo-eviction.ts"
 import type { RenderWorkerData, RenderWorkerReply } from "./render-worker.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
-import { exportFunctionTable } from "./table-export.ts"
+import { exportFunctionTable, limitMemory } from "./table-export.ts"
 import { renderWorkerUrl } from "./render-worker-url.ts"
 
 export interface WasmPoolOptions {
@@ -47,6 +47,12 @@ export interface WasmPoolOptions {
   readonly memoLayouts?: Readonly<Record<string, MemoLayout>>
   /** A worker's JavaScript heap (V8's old generation), in MiB (default DEFAULT_WORKER_HEAP_MIB). */
   readonly heapMiB?: number
+  /**
+   * The most a compiler instance's WebAssembly memory may grow to, in bytes (default
+   * DEFAULT_COMPILER_MEMORY_MIB): an allocation past it traps inside the render, which then fails
+   * as the document's fault, instead of the memory being looked at only after the render.
+   */
+  readonly compilerMemoryBytes?: number
 }
 
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
@@ -77,6 +83,14 @@ const YOUNG_GENERATION_MIB = 8
  * hostile document take gigabytes.
  */
 export const DEFAULT_WORKER_HEAP_MIB = 256
+
+/**
+ * The default bound of a compiler instance's WebAssembly memory during a render. Every document of
+ * the render benchmark renders within 400 MiB, while a table of thousands of columns grew past it
+ * (25 November 2026); a WebAssembly memory never shrinks, so the recycle threshold
+ * (PRESSROOM_RENDER_WORKER_MEMORY_MB) replaces a worker that kept much of it after its render.
+ */
+export const DEFAULT_COMPILER_MEMORY_MIB = 512
 
 /**
  * Eviction takes 75 to 115 ms after a 60-page report (ARCHITECTURE.md, "Typst's memo cache is evicted").
@@ -201,7 +215,12 @@ export class WasmEnginePool implements TypstEngine {
     }
     // One compiled module, shared by every worker.
     this.workerData = {
-      module: new WebAssembly.Module(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT)),
+      module: new WebAssembly.Module(
+        limitMemory(
+          exportFunctionTable(binary, FUNCTION_TABLE_EXPORT),
+          options.compilerMemoryBytes ?? DEFAULT_COMPILER_MEMORY_MIB * 1024 * 1024
+        )
+      ),
       memoLayout,
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
       bundle: options.bundle,

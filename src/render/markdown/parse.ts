@@ -9,6 +9,7 @@ import { frontmatter } from "micromark-extension-frontmatter"
 import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../warnings.ts"
+import { cutContainerMarkers } from "./container-markers.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
 
 export type FrontMatterValue =
@@ -87,7 +88,7 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
 }
 
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
-  const root = fromMarkdown(markdown, {
+  const root = fromMarkdown(cutContainerMarkers(markdown), {
     extensions: [frontmatter(["yaml"]), gfm()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown()]
   })

@@ -1,0 +1,53 @@
+/**
+ * Hostile input is bounded: no Markdown document of the contract's size (200,000 characters) moves
+ * the process's memory by more than 600 MiB over its warm level while it renders, the other worker
+ * idle; each ends as a PDF or as `rendering_failed`, and the pool serves the next render. The
+ * inputs are those of test/fixtures/pathological.ts: deep nesting, unclosed runs, definitions and
+ * columns by the thousand. The ceiling is generous on purpose (bench/hostile.ts measures).
+ */
+import { readFileSync } from "node:fs"
+import t from "tap"
+import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
+import { pathologicalInputs } from "../fixtures/pathological.ts"
+import { isValidPdf, pdfText } from "../helpers/pdf.ts"
+
+const CEILING_MIB = 600
+
+/** The process's resident memory, workers included (they are threads of it). */
+const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024
+
+// Half the server's default deadline, to keep the suite short: a render that cannot finish in it fails as `timeout`, and what it
+// gathered until then counts against the ceiling.
+const renderer = await Renderer.create({ workers: 2, timeoutMs: 15_000 })
+t.teardown(() => renderer.close())
+
+const warmUp = () => renderer.render({ markdown: "a *warm* `pool`, [linked](https://example.com)\n\n> - quoted\n", templateId: "clean" })
+await warmUp()
+
+for (const input of pathologicalInputs) {
+  t.test(`${input.name}: within ${CEILING_MIB} MiB, a PDF or rendering_failed`, async (t) => {
+    t.ok(input.markdown.length <= 200_000, `${input.markdown.length} characters`)
+    await warmUp()
+    const warm = rss()
+    let peak = warm
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rss())
+    }, 20)
+    let outcome: string
+    try {
+      const result = await renderer.render({ markdown: input.markdown, templateId: "clean" })
+      t.ok(isValidPdf(result.pdf), "a PDF")
+      outcome = `a PDF of ${result.pageCount} pages`
+    } catch (error) {
+      t.type(error, RenderingFailed, "or rendering_failed", { error: String(error) })
+      outcome = `rendering_failed (${(error as RenderingFailed).reason})`
+    } finally {
+      clearInterval(sampler)
+    }
+    const grew = (peak - warm) / 1024 / 1024
+    t.ok(grew <= CEILING_MIB, `memory grew by ${Math.round(grew)} MiB over ${Math.round(warm / 1024 / 1024)} MiB warm`)
+    t.comment(`${input.name}: ${outcome}`)
+    const next = await renderer.render({ markdown: "after the hostile input\n", templateId: "clean" })
+    t.match(pdfText(next.pdf), /after the hostile input/, "the next render succeeds")
+  })
+}
