@@ -76,8 +76,15 @@ const pathOf = (error: ClientError, inFlight: ServerResponse | undefined): strin
   }
 }
 
-/** The server's `clientError` listener. */
-export const answerClientError = (error: ClientError, socket: Duplex) => {
+/** The method of the refused request, when its request line can be read: a label of `/metrics`. */
+const methodOf = (error: ClientError, inFlight: ServerResponse | undefined): string =>
+  inFlight?.req?.method ?? /^([A-Z]+) \S+ HTTP\/\d/.exec(error.rawPacket?.toString("latin1") ?? "")?.[1] ?? "unknown"
+
+/**
+ * The server's `clientError` listener. `counted` records the answer as `/metrics` records every
+ * other (method, the route `unmatched`, status), so refused and timed-out requests show there too.
+ */
+export const answerClientError = (counted: (method: string, status: number) => void) => (error: ClientError, socket: Duplex) => {
   // Node's own (internal) pointer to the response in flight on this connection.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
   if (closing.has(socket)) return
@@ -86,6 +93,7 @@ export const answerClientError = (error: ClientError, socket: Duplex) => {
   const correlationId = randomUUID()
   const path = pathOf(error, inFlight)
   const body = JSON.stringify(errorBody(refused, correlationId, path === undefined ? "v2" : dialectOf(path)))
+  counted(methodOf(error, inFlight), refused.status)
   socket.end(
     [
       `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}`,

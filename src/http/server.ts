@@ -4,7 +4,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Config, Effect, Layer, Option } from "effect"
+import { type Config, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { AdminHandlers } from "../accounts/http.ts"
 import { AuthenticationLive } from "../accounts/authentication.ts"
@@ -17,6 +17,7 @@ import { connectionConfig, listenConfig } from "./config.ts"
 import { answerClientError } from "./connections.ts"
 import { errorEnvelope } from "./error-envelope.ts"
 import { OpsHandlers } from "../ops/http.ts"
+import { Metrics } from "../ops/metrics.ts"
 import { routeTable } from "./route-table.ts"
 
 const DOCS_PATH = "/docs"
@@ -32,7 +33,10 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
 )
 
 /** Node's server with the configured timeouts; what its parser refuses is answered in the envelope too (connections.ts). */
-const nodeServer = ({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }: Config.Config.Success<typeof connectionConfig>) => {
+const nodeServer = (
+  { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }: Config.Config.Success<typeof connectionConfig>,
+  metrics: Metrics
+) => {
   const server = createServer({
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,
@@ -40,13 +44,16 @@ const nodeServer = ({ headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }: 
     // Node looks for connections past their time every 30 s by default, which would let one outlive its timeout by that much.
     connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs)
   })
-  server.on("clientError", answerClientError)
+  server.on(
+    "clientError",
+    answerClientError((method, status) => metrics.recordRequest(method, "unmatched", status))
+  )
   return server
 }
 
 const HttpLive = Layer.unwrapEffect(
-  Effect.map(Config.all([listenConfig, connectionConfig]), ([{ port, host }, timeouts]) =>
-    NodeHttpServer.layer(() => nodeServer(timeouts), { port, host })
+  Effect.map(Effect.all([listenConfig, connectionConfig, Metrics]), ([{ port, host }, timeouts, metrics]) =>
+    NodeHttpServer.layer(() => nodeServer(timeouts, metrics), { port, host })
   )
 )
 

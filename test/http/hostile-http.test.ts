@@ -135,6 +135,9 @@ t.test("what Node's HTTP parser refuses, and clients too slow, get the envelope 
     "Content-Length with Transfer-Encoding"
   )
   isEnvelope(t, await answer(["NOT A REQUEST LINE"]), 400, "v2", "a request line that cannot be read (no path: v2)")
+  const metrics = await (await fetch(`${server.url}/metrics`)).text()
+  t.match(metrics, /pressroom_http_requests_total\{[^}]*method="GET"[^}]*status="431"[^}]*\} 1/, "/metrics counts the 431")
+  t.match(metrics, /pressroom_http_requests_total\{[^}]*method="unknown"[^}]*status="400"[^}]*\} 1/, "and the unreadable request line")
 
   await t.test("headers sent slower than PRESSROOM_HEADERS_TIMEOUT_MS", async (t) => {
     const connection = await openRaw(server.url)
