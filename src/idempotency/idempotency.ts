@@ -110,6 +110,22 @@ const make = (options: IdempotencyOptions) =>
         })
       )
 
+    /**
+     * Claims the record and, when the claim wins, executes, as one uninterruptible step: a request
+     * interrupted between its claim and its execution (a client hanging up just then) would leave
+     * the key in progress, with nobody executing, until the record expires.
+     */
+    const claimAndExecute = <E extends PressroomError, R>(
+      scope: RecordScope,
+      requestSha256: string,
+      execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.uninterruptible(
+        Effect.flatMap(records.claim(scope, requestSha256, ttlSeconds), (won) =>
+          won ? Effect.asSome(executeOwned(scope, requestSha256, execute)) : Effect.succeedNone
+        )
+      )
+
     const run = <E extends PressroomError, R>(
       request: IdempotentRequest,
       execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -118,7 +134,8 @@ const make = (options: IdempotencyOptions) =>
         const { accountId } = yield* CurrentPrincipal
         const scope: RecordScope = { accountId, operation: request.operation, key: request.key }
         const requestSha256 = jcsSha256({ operation: request.operation, pathParams: request.pathParams, body: request.body })
-        if (yield* records.claim(scope, requestSha256, ttlSeconds)) return yield* executeOwned(scope, requestSha256, execute)
+        const owned = yield* claimAndExecute(scope, requestSha256, execute)
+        if (Option.isSome(owned)) return owned.value
 
         // Another request holds the key. Subscribe before looking, so no change goes unseen.
         const deadline = (yield* Clock.currentTimeMillis) + waitMillis
@@ -130,7 +147,8 @@ const make = (options: IdempotencyOptions) =>
               const record = yield* records.find(scope)
               if (Option.isNone(record)) {
                 // Released after a transient failure or a defect, or just expired: try to own it.
-                if (yield* records.claim(scope, requestSha256, ttlSeconds)) return yield* executeOwned(scope, requestSha256, execute)
+                const owned = yield* claimAndExecute(scope, requestSha256, execute)
+                if (Option.isSome(owned)) return owned.value
                 continue
               }
               if (record.value.requestSha256 !== requestSha256) {

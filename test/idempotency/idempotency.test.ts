@@ -289,6 +289,28 @@ t.test("Idempotency", (t) =>
         t.equal(result.retry.headers["idempotency-replayed"], "true")
       })
 
+      await t.test("a request interrupted while it claims the key still executes and saves its result", async (t) => {
+        for (let round = 0; round < 5; round++) {
+          const result = await withService(database, () =>
+            Effect.gen(function* () {
+              const idempotency = yield* Idempotency
+              const counter = yield* Ref.make(0)
+              // Interrupted at once: the claim's statement is in flight, not yet the execution.
+              const fiber = yield* Effect.fork(idempotency.run(request, counted(counter)))
+              yield* Effect.yieldNow()
+              yield* Fiber.interrupt(fiber)
+              const retry = yield* Effect.either(idempotency.run(request, counted(counter)))
+              return { retry, executions: yield* Ref.get(counter) }
+            })
+          )
+          t.equal(result.executions, 1, `round ${round}: one execution`)
+          t.ok(
+            Either.isRight(result.retry) && result.retry.right.headers["idempotency-replayed"] === "true",
+            `round ${round}: the retry replays it`
+          )
+        }
+      })
+
       await t.test("an expired record is neither replayed nor a conflict, and is purged", async (t) => {
         const result = await withService(database, ({ accountId }) =>
           Effect.gen(function* () {
