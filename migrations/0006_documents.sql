@@ -41,7 +41,10 @@ create table revisions (
 );
 
 create index jobs_document on jobs (document_id) where document_id is not null;
-create index artifacts_job_revision on artifacts (revision_id) where revision_id is not null;
+
+-- An artifact's deletion, as its Retention object shows it (specification 2.3).
+alter table artifacts add column delete_requested_at timestamptz;
+alter table artifacts add column deleted_at timestamptz;
 
 -- Artifact bytes on PostgreSQL (src/artifacts/database-store.ts): every process of a cluster
 -- reads what any of them rendered. Embedded, the bytes are files under the data folder.

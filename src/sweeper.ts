@@ -8,6 +8,7 @@
 import { Config, Duration, Effect } from "effect"
 import { ArtifactRepository } from "./artifacts/repository.ts"
 import { ArtifactStore } from "./artifacts/store.ts"
+import { Documents } from "./documents/documents.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
 
 const sweepIntervalConfig = Config.integer("PRESSROOM_SWEEP_INTERVAL_MS").pipe(
@@ -21,11 +22,13 @@ export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
     const artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
     const idempotency = yield* Idempotency
+    const documents = yield* Documents
 
     const sweep = Effect.gen(function* () {
       const expired = yield* artifacts.expireDue
       yield* Effect.forEach(expired, (key) => Effect.ignore(storage.remove(key)), { discard: true })
       yield* idempotency.purgeExpired
+      yield* documents.sweep
     })
 
     yield* sweep.pipe(

@@ -16,13 +16,18 @@ export class Admission extends Effect.Service<Admission>()("pressroom/Admission"
     const rateLimiter = yield* RateLimiter
     const idempotency = yield* Idempotency
 
-    /** The caller, once its key's scope and a token of `rateClass` admit it. */
-    const admit = (scope: ApiScope, rateClass: RateClass): Effect.Effect<Principal, Forbidden | RateLimited, CurrentPrincipal> =>
-      Effect.tap(requireScope(scope), (principal) => rateLimiter.take(principal.accountId, rateClass))
+    /** The caller, once its key's scope (one of `scopes` when several would do) and a token of `rateClass` admit it. */
+    const admit = (
+      scopes: ApiScope | ReadonlyArray<ApiScope>,
+      rateClass: RateClass
+    ): Effect.Effect<Principal, Forbidden | RateLimited, CurrentPrincipal> =>
+      Effect.tap(requireScope(...(typeof scopes === "string" ? [scopes] : scopes)), (principal) =>
+        rateLimiter.take(principal.accountId, rateClass)
+      )
 
     /** A mutation: admitted as `admit`, then executed at most once for its Idempotency-Key. */
     const mutate = <E extends PressroomError, R>(
-      scope: ApiScope,
+      scope: ApiScope | ReadonlyArray<ApiScope>,
       rateClass: RateClass,
       request: IdempotentRequest,
       execute: (principal: Principal, requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>

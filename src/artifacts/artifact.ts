@@ -23,7 +23,9 @@ export const Artifact = Schema.Struct({
   storageKey: Schema.String,
   createdAt: Schema.DateFromSelf,
   finalizedAt: Schema.DateFromSelf,
-  expiresAt: Schema.DateFromSelf
+  expiresAt: Schema.DateFromSelf,
+  deleteRequestedAt: Schema.NullOr(Schema.DateFromSelf),
+  deletedAt: Schema.NullOr(Schema.DateFromSelf)
 })
 export type Artifact = typeof Artifact.Type
 
@@ -36,7 +38,17 @@ export const ArtifactRow = Schema.Struct({
   storageKey: column(Artifact.fields.storageKey, "storage_key"),
   createdAt: column(Artifact.fields.createdAt, "created_at"),
   finalizedAt: column(Artifact.fields.finalizedAt, "finalized_at"),
-  expiresAt: column(Artifact.fields.expiresAt, "expires_at")
+  expiresAt: column(Artifact.fields.expiresAt, "expires_at"),
+  deleteRequestedAt: column(Artifact.fields.deleteRequestedAt, "delete_requested_at"),
+  deletedAt: column(Artifact.fields.deletedAt, "deleted_at")
+})
+
+/** An artifact's Retention object: its lifetime after finalisation, and its deletion. */
+export const artifactRetention = (artifact: Artifact): Retention => ({
+  deleteRequestedAt: artifact.deleteRequestedAt,
+  deletedAt: artifact.deletedAt,
+  expiresAt: artifact.expiresAt,
+  policy: "managed_default"
 })
 
 /** What the API shows of an artifact as the domain holds it (its times it shows as timestamps). */

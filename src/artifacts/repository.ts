@@ -57,6 +57,26 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
         Effect.orDie
       ),
 
+      /** Withdraws the artifacts of `jobIds` from use (their document is being deleted): no download or link serves them. */
+      withdraw: (jobIds: ReadonlyArray<string>) =>
+        jobIds.length === 0
+          ? Effect.void
+          : sql`
+              update artifacts set status = 'deleting', delete_requested_at = coalesce(delete_requested_at, now())
+              where job_id in ${sql.in(jobIds)} and status in ('available', 'expired')`.pipe(Effect.asVoid, Effect.orDie),
+
+      /** Marks the artifacts of `jobIds` deleted; returns the storage keys whose bytes must go. */
+      markDeleted: (jobIds: ReadonlyArray<string>) =>
+        jobIds.length === 0
+          ? Effect.succeed([] as ReadonlyArray<string>)
+          : sql<{ storage_key: string }>`
+              update artifacts set status = 'deleted', delete_requested_at = coalesce(delete_requested_at, now()), deleted_at = now()
+              where job_id in ${sql.in(jobIds)} and status <> 'deleted'
+              returning storage_key`.pipe(
+              Effect.map((rows) => rows.map((row) => row.storage_key)),
+              Effect.orDie
+            ),
+
       find: (artifactId: string): Effect.Effect<Option.Option<Artifact>> => Effect.orDie(findById(artifactId))
     } as const
   })

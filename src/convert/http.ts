@@ -18,7 +18,7 @@ import { InternalError, InvalidRequest, NotFound, PublishedError, ServiceUnavail
 import { jcsSha256 } from "../shared/hash.ts"
 import { CustomTemplates } from "../templates/repository.ts"
 import type { ConvertRequest } from "./api.ts"
-import { attachment } from "./content-disposition.ts"
+import { attachment } from "../shared/content-disposition.ts"
 
 const DEFAULT_FILENAME = "document.pdf"
 

@@ -4,13 +4,20 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "../accounts/api.ts"
+import { ArtifactLinksApi, ArtifactsApi } from "../artifacts/api.ts"
 import { V1Api } from "../convert/api.ts"
+import { DocumentsApi } from "../documents/api.ts"
+import { JobsApi } from "../jobs/api.ts"
 import { OpsApi } from "../ops/api.ts"
 import { TemplatesApi } from "../templates/api.ts"
 import { describeHeaders } from "./openapi-headers.ts"
 
 export class PressroomApi extends HttpApi.make("pressroom")
   .add(V1Api)
+  .add(DocumentsApi)
+  .add(JobsApi)
+  .add(ArtifactsApi)
+  .add(ArtifactLinksApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .add(OpsApi)

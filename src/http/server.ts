@@ -9,7 +9,10 @@ import { createServer } from "node:http"
 import { AdminHandlers } from "../accounts/http.ts"
 import { AuthenticationLive } from "../accounts/authentication.ts"
 import { adminTokenConfig } from "../accounts/config.ts"
+import { ArtifactLinksHandlers, ArtifactsHandlers } from "../artifacts/http.ts"
 import { V1Handlers } from "../convert/http.ts"
+import { DocumentsHandlers } from "../documents/http.ts"
+import { JobsHandlers } from "../jobs/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { PressroomApi } from "./api.ts"
@@ -28,7 +31,16 @@ const routes = Effect.map(adminTokenConfig, (token) =>
 )
 
 const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
-  Layer.provide([OpsHandlers, V1Handlers, TemplatesHandlers, AdminHandlers]),
+  Layer.provide([
+    OpsHandlers,
+    V1Handlers,
+    DocumentsHandlers,
+    JobsHandlers,
+    ArtifactsHandlers,
+    ArtifactLinksHandlers,
+    TemplatesHandlers,
+    AdminHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 

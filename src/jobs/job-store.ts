@@ -128,6 +128,16 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           where id = ${claim.job.id} and fencing_token = ${claim.fencingToken} and status = 'running'
           returning id`.pipe(Effect.map(applied), Effect.orDie),
 
+      /** The jobs of a document, with their states (deletion cancels those not yet ended). */
+      ofDocument: (documentId: string) =>
+        sql<{ id: string; status: string }>`select id, status from jobs where document_id = ${documentId}`.pipe(Effect.orDie),
+
+      /** Removes the copy of a deleted document's source that its jobs kept for their renders. */
+      scrubSource: (documentId: string) =>
+        sql`
+          update jobs set render_request = jsonb_set(render_request, '{markdown}', '""'::jsonb)
+          where document_id = ${documentId}`.pipe(Effect.asVoid, Effect.orDie),
+
       requestCancel: (jobId: string) =>
         sql`update jobs set cancel_requested_at = coalesce(cancel_requested_at, now()) where id = ${jobId}`.pipe(
           Effect.asVoid,

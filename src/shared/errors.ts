@@ -119,12 +119,14 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
   {
     /** The scopes of which the key lacks every one. */
-    scopes: Schema.Array(Schema.String)
+    scopes: Schema.Array(Schema.String),
+    /** Why, when the refusal is not about a key's scopes (a download link that does not hold). */
+    reason: Schema.optional(Schema.String)
   },
   HttpApiSchema.annotations({ status: 403 })
 ) {
   override get message() {
-    return `the API key lacks the scope ${this.scopes.join(" or ")}`
+    return this.reason ?? `the API key lacks the scope ${this.scopes.join(" or ")}`
   }
 }
 

@@ -1,0 +1,113 @@
+/**
+ * The artifact endpoints. A download with the key and a link's mint are owner-scoped (another
+ * owner's artifact is a 404); a download by link needs no key, only a valid signature, and works
+ * through any process that shares the server key. An artifact that expired or was deleted is 410
+ * on every path; bytes that cannot be read right now are 503 (retry).
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import type { Principal } from "../accounts/principal.ts"
+import { Admission } from "../admission/admission.ts"
+import { attachment } from "../shared/content-disposition.ts"
+import { PressroomApi } from "../http/api.ts"
+import { CONTRACT_VERSION } from "../shared/error-responses.ts"
+import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
+import { ArtifactLinkResponse } from "./api.ts"
+import { type Artifact, artifactRetention } from "./artifact.ts"
+import { ArtifactLinks } from "./links.ts"
+import { ArtifactRepository } from "./repository.ts"
+import { ArtifactStore } from "./store.ts"
+
+/** Whether the artifact may still be served: available and not past its expiry (the sweeper may not have run yet). */
+const servable = (artifact: Artifact) => artifact.status === "available" && artifact.expiresAt.getTime() > Date.now()
+
+const etagOf = (artifact: Artifact) => `"${artifact.sha256}"`
+
+const pdfHeaders = (artifact: Artifact) => ({
+  "content-disposition": attachment(artifact.filename),
+  etag: etagOf(artifact),
+  "cache-control": "private, no-cache"
+})
+
+export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
+  Effect.gen(function* () {
+    const admission = yield* Admission
+    const artifacts = yield* ArtifactRepository
+    const storage = yield* ArtifactStore
+    const links = yield* ArtifactLinks
+
+    const owned = (principal: Principal, artifactId: string) =>
+      Effect.flatMap(artifacts.find(artifactId), (found) =>
+        Option.isSome(found) && found.value.accountId === principal.accountId
+          ? Effect.succeed(found.value)
+          : Effect.fail(new NotFound({ resource: "artifact" }))
+      )
+    const live = (artifact: Artifact) => (servable(artifact) ? Effect.succeed(artifact) : Effect.fail(new ArtifactExpired()))
+
+    return handlers
+      .handle("download", ({ headers, path }) =>
+        Effect.gen(function* () {
+          const principal = yield* admission.admit("documents.read", "read")
+          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etagOf(artifact) || tag.trim() === "*")) {
+            return HttpServerResponse.empty({ status: 304, headers: { etag: etagOf(artifact) } })
+          }
+          const pdf = yield* storage.get(artifact.storageKey).pipe(Effect.mapError(() => new ArtifactUnavailable()))
+          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: pdfHeaders(artifact) })
+        })
+      )
+      .handle("createLink", ({ path }) =>
+        Effect.gen(function* () {
+          const principal = yield* admission.admit("documents.read", "read")
+          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          const link = yield* links.mint(artifact.id, artifact.expiresAt)
+          return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(
+            {
+              artifactId: artifact.id,
+              contractVersion: CONTRACT_VERSION,
+              expiresAt: link.expiresAt,
+              href: link.href,
+              retention: artifactRetention(artifact)
+            },
+            { status: 201, headers: { "cache-control": "no-store" } }
+          ).pipe(Effect.orDie)
+        })
+      )
+  })
+)
+
+export const ArtifactLinksHandlers = HttpApiBuilder.group(PressroomApi, "artifactLinks", (handlers) =>
+  Effect.gen(function* () {
+    const artifacts = yield* ArtifactRepository
+    const storage = yield* ArtifactStore
+    const links = yield* ArtifactLinks
+
+    /** The artifact a link names, once its signature and expiry hold (403 otherwise, the same for every reason). */
+    const linked = (token: string) =>
+      Effect.gen(function* () {
+        const artifactId = yield* links
+          .verify(token)
+          .pipe(Effect.mapError(() => new Forbidden({ scopes: [], reason: "the download link is malformed, altered or expired" })))
+        const artifact = yield* artifacts.find(artifactId)
+        if (Option.isNone(artifact) || !servable(artifact.value)) return yield* Effect.fail(new ArtifactExpired())
+        return artifact.value
+      })
+
+    return handlers
+      .handle("download", ({ path }) =>
+        Effect.gen(function* () {
+          const artifact = yield* linked(path.token)
+          const pdf = yield* storage.get(artifact.storageKey).pipe(Effect.mapError(() => new ArtifactUnavailable()))
+          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: pdfHeaders(artifact) })
+        })
+      )
+      .handle("head", ({ path }) =>
+        Effect.map(linked(path.token), (artifact) =>
+          HttpServerResponse.empty({
+            status: 200,
+            headers: { ...pdfHeaders(artifact), "content-type": "application/pdf", "content-length": String(artifact.bytes) }
+          })
+        )
+      )
+  })
+)

@@ -1,0 +1,173 @@
+/**
+ * The document endpoints, each admitted by `Admission` (scope, rate class, and for a mutation its
+ * Idempotency-Key), then a call of `Documents`; previews and publications are jobs of channel
+ * `rest_v2`, admitted by `Jobs` and awaited up to the synchronous threshold.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Duration, Effect, type Schema } from "effect"
+import type { Principal } from "../accounts/principal.ts"
+import { Admission } from "../admission/admission.ts"
+import { PressroomApi } from "../http/api.ts"
+import { JobResponses } from "../jobs/job-response.ts"
+import { Jobs } from "../jobs/jobs.ts"
+import { CONTRACT_VERSION } from "../shared/error-responses.ts"
+import { DeletionResponse, DocumentResponse, type RenderRequest, RevisionCreated } from "./api.ts"
+import { syncThresholdMs } from "./config.ts"
+import { decodeCursor, encodeCursor } from "./cursor.ts"
+import { type Document, documentRetention, type Revision, toDocumentResource, toRevisionRecord } from "./document.ts"
+import { Documents } from "./documents.ts"
+import { checkRevision, checkTitle, renderSpecOf } from "./revision-request.ts"
+
+const DEFAULT_PAGE = 25
+
+const linksOf = (documentId: string) => {
+  const self = `/api/v2/documents/${documentId}`
+  return { self, revisions: `${self}/revisions`, preview: `${self}/previews`, publish: `${self}/publishes` }
+}
+
+/** A response built here rather than by the endpoint, so that `Idempotency` can save it with its headers. */
+const json = <A, I>(schema: Schema.Schema<A, I>, body: NoInfer<A>, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.schemaJson(schema)(body, { status, headers }).pipe(Effect.orDie)
+
+export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents", (handlers) =>
+  Effect.gen(function* () {
+    const admission = yield* Admission
+    const documents = yield* Documents
+    const jobs = yield* Jobs
+    const responses = yield* JobResponses
+    const threshold = Duration.millis(yield* syncThresholdMs)
+
+    /** A preview or publication: the revision's render, admitted as a job and awaited up to the threshold. */
+    const render = (
+      principal: Principal,
+      documentId: string,
+      request: RenderRequest,
+      purpose: "preview" | "final",
+      requestSha256: string
+    ) =>
+      Effect.gen(function* () {
+        const { revision } = yield* documents.forRender(principal, documentId, request.revisionId)
+        const spec = yield* renderSpecOf(revision, request)
+        // A client that stops waiting leaves the job to run: its result stays readable at links.self.
+        const job = yield* jobs.admitAndAwait(
+          { principal, purpose, channel: "rest_v2", spec, requestSha256, documentId, revisionId: revision.id },
+          threshold,
+          () => Effect.void
+        )
+        return yield* responses.response(job)
+      })
+
+    const revisionCreated = (document: Document, revision: Revision) => {
+      const links = linksOf(document.id)
+      return json(
+        RevisionCreated,
+        {
+          contractVersion: CONTRACT_VERSION,
+          documentId: document.id,
+          revision: toRevisionRecord(revision),
+          links: { document: links.self, preview: links.preview, publish: links.publish }
+        },
+        201
+      )
+    }
+
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        admission.mutate(
+          ["documents.render", "documents.preview"],
+          "write",
+          { operation: "documents.create", key: headers["idempotency-key"], pathParams: {}, body: payload },
+          (principal) =>
+            Effect.gen(function* () {
+              const title = yield* checkTitle(payload.title)
+              const revision = yield* checkRevision(payload.revision, "revision.")
+              const created = yield* documents.create(principal, { taskId: payload.taskId, title, revision })
+              return yield* json(
+                DocumentResponse,
+                {
+                  contractVersion: CONTRACT_VERSION,
+                  document: toDocumentResource(created.document),
+                  links: linksOf(created.document.id),
+                  revision: toRevisionRecord(created.revision)
+                },
+                201,
+                { location: `/api/v2/documents/${created.document.id}` }
+              )
+            })
+        )
+      )
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const principal = yield* admission.admit("documents.read", "read")
+          const limit = urlParams.limit ?? DEFAULT_PAGE
+          const after = urlParams.cursor === undefined ? null : yield* decodeCursor(principal.accountId, urlParams.cursor)
+          const page = yield* documents.list(principal, limit + 1, after)
+          const shown = page.slice(0, limit)
+          const last = shown.at(-1)
+          const hasMore = page.length > limit
+          return {
+            contractVersion: CONTRACT_VERSION,
+            documents: shown.map(toDocumentResource),
+            pagination: {
+              hasMore,
+              nextCursor: hasMore && last ? encodeCursor(principal.accountId, { createdAt: last.createdAt, id: last.id }) : null
+            }
+          } as const
+        })
+      )
+      .handle("get", ({ path }) =>
+        Effect.flatMap(admission.admit("documents.read", "read"), (principal) =>
+          Effect.map(documents.detail(principal, path.documentId), ({ document, latestRevision }) => ({
+            contractVersion: CONTRACT_VERSION,
+            document: toDocumentResource(document),
+            latestRevision: latestRevision && toRevisionRecord(latestRevision),
+            links: linksOf(document.id)
+          }))
+        )
+      )
+      .handle("delete", ({ headers, path }) =>
+        admission.mutate(
+          "documents.render",
+          "write",
+          { operation: "documents.delete", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: null },
+          (principal) =>
+            Effect.flatMap(documents.delete(principal, path.documentId), ({ document, status }) =>
+              json(
+                DeletionResponse,
+                { contractVersion: CONTRACT_VERSION, documentId: document.id, retention: documentRetention(document), status },
+                202
+              )
+            )
+        )
+      )
+      .handle("createRevision", ({ headers, path, payload }) =>
+        admission.mutate(
+          ["documents.render", "documents.preview"],
+          "write",
+          { operation: "documents.revise", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
+          (principal) =>
+            Effect.gen(function* () {
+              const input = yield* checkRevision(payload)
+              const { document, revision } = yield* documents.revise(principal, path.documentId, input)
+              return yield* revisionCreated(document, revision)
+            })
+        )
+      )
+      .handle("createPreview", ({ headers, path, payload }) =>
+        admission.mutate(
+          "documents.preview",
+          "preview",
+          { operation: "documents.preview", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
+          (principal, requestSha256) => render(principal, path.documentId, payload, "preview", requestSha256)
+        )
+      )
+      .handle("createPublication", ({ headers, path, payload }) =>
+        admission.mutate(
+          "documents.render",
+          "publish",
+          { operation: "documents.publish", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
+          (principal, requestSha256) => render(principal, path.documentId, payload, "final", requestSha256)
+        )
+      )
+  })
+)

@@ -1,0 +1,140 @@
+/**
+ * The `documents` and `revisions` tables. Rows are decoded by the schemas of document.ts; a row
+ * that does not decode is a defect, as is a failing statement (no caller can act on either).
+ * Writes that belong together run inside the caller's transaction (`Documents`).
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, type Option, Schema } from "effect"
+import { Document, Revision, type StoredSpec } from "./document.ts"
+
+export interface NewRevision {
+  readonly id: string
+  readonly documentId: string
+  readonly parentRevisionId: string | null
+  readonly markdown: string
+  readonly sourceBytes: number
+  readonly sourceSha256: string
+  readonly spec: StoredSpec
+  readonly specSha256: string
+}
+
+/** A position in the newest-first list: the last document of a page. */
+export interface ListPosition {
+  readonly createdAt: Date
+  readonly id: string
+}
+
+const json = (value: unknown) => JSON.stringify(value)
+
+export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/DocumentStore", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    const documentById = (lock: boolean) =>
+      SqlSchema.findOne({
+        Request: Schema.UUID,
+        Result: Document,
+        execute: (id) => (lock ? sql`select * from documents where id = ${id} for update` : sql`select * from documents where id = ${id}`)
+      })
+    const revisionById = SqlSchema.findOne({
+      Request: Schema.UUID,
+      Result: Revision,
+      execute: (id) => sql`select * from revisions where id = ${id}`
+    })
+    const listPage = SqlSchema.findAll({
+      Request: Schema.Struct({
+        accountId: Schema.UUID,
+        limit: Schema.Int,
+        after: Schema.NullOr(Schema.Struct({ createdAt: Schema.String, id: Schema.UUID }))
+      }),
+      Result: Document,
+      execute: ({ accountId, after, limit }) =>
+        after === null
+          ? sql`
+              select * from documents where account_id = ${accountId} and status <> 'deleted'
+              order by created_at desc, id desc limit ${limit}`
+          : sql`
+              select * from documents where account_id = ${accountId} and status <> 'deleted'
+                and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)
+              order by created_at desc, id desc limit ${limit}`
+    })
+    const decodeDocument = (rows: ReadonlyArray<unknown>) => Schema.decodeUnknown(Document)(rows[0])
+    const decodeRevision = (rows: ReadonlyArray<unknown>) => Schema.decodeUnknown(Revision)(rows[0])
+
+    return {
+      find: (id: string): Effect.Effect<Option.Option<Document>> => Effect.orDie(documentById(false)(id)),
+      /** The document, locked for the rest of the caller's transaction. */
+      lock: (id: string): Effect.Effect<Option.Option<Document>> => Effect.orDie(documentById(true)(id)),
+      findRevision: (id: string): Effect.Effect<Option.Option<Revision>> => Effect.orDie(revisionById(id)),
+
+      /** A page of the owner's documents, newest first, after `after` (exclusive). */
+      list: (accountId: string, limit: number, after: ListPosition | null): Effect.Effect<ReadonlyArray<Document>> =>
+        Effect.orDie(listPage({ accountId, limit, after: after && { createdAt: after.createdAt.toISOString(), id: after.id } })),
+
+      insertDocument: (document: {
+        id: string
+        accountId: string
+        taskId: string
+        title: string | null
+        locale: string
+        windowSeconds: number
+      }) =>
+        sql`
+          insert into documents (id, account_id, task_id, title, locale, status, created_at, updated_at, last_activity_at, expires_at)
+          values (${document.id}, ${document.accountId}, ${document.taskId}, ${document.title}, ${document.locale}, 'active',
+                  date_trunc('milliseconds', now()), date_trunc('milliseconds', now()), now(),
+                  now() + ${document.windowSeconds} * interval '1 second')
+          returning *`.pipe(Effect.flatMap(decodeDocument), Effect.orDie),
+
+      /** Adds the document's next revision (sequence 1, 2, 3 …) and makes it the latest; the document is locked by the caller. */
+      insertRevision: (revision: NewRevision) =>
+        sql`
+          insert into revisions (id, document_id, parent_revision_id, sequence, markdown, source_bytes, source_sha256,
+                                 spec, spec_sha256, created_at)
+          values (${revision.id}, ${revision.documentId}, ${revision.parentRevisionId},
+                  (select revision_count + 1 from documents where id = ${revision.documentId}),
+                  ${revision.markdown}, ${revision.sourceBytes}, ${revision.sourceSha256},
+                  ${json(revision.spec)}::jsonb, ${revision.specSha256}, now())
+          returning *`.pipe(
+          Effect.flatMap(decodeRevision),
+          Effect.tap(
+            (inserted) =>
+              sql`
+              update documents set latest_revision_id = ${inserted.id}, revision_count = ${inserted.sequence},
+                                   locale = ${revision.spec.locale}, updated_at = now()
+              where id = ${revision.documentId}`
+          ),
+          Effect.orDie
+        ),
+
+      /** Activity (a revision, a preview, a publication) moves the document's source window forward. */
+      touch: (id: string, windowSeconds: number) =>
+        sql`
+          update documents set last_activity_at = now(), expires_at = now() + ${windowSeconds} * interval '1 second'
+          where id = ${id} and status = 'active'`.pipe(Effect.asVoid, Effect.orDie),
+
+      markDeleting: (id: string) =>
+        sql`
+          update documents set status = 'deleting', delete_requested_at = now(), updated_at = now()
+          where id = ${id} and status = 'active' returning *`.pipe(Effect.flatMap(decodeDocument), Effect.orDie),
+
+      /**
+       * The last step of a deletion: the revisions' source goes (their hashes and sizes stay) and
+       * the document becomes deleted.
+       */
+      markDeleted: (id: string) =>
+        Effect.zipRight(
+          sql`update revisions set markdown = null where document_id = ${id}`,
+          sql`update documents set status = 'deleted', deleted_at = now(), updated_at = now() where id = ${id} returning *`
+        ).pipe(Effect.flatMap(decodeDocument), Effect.orDie),
+
+      /** Active documents whose window lapsed, and deletions not yet finished (a crash, or jobs that were still running). */
+      due: sql<{ id: string; status: string }>`
+        (select id, status from documents where status = 'active' and expires_at <= now() order by expires_at limit 100)
+        union all
+        (select id, status from documents where status = 'deleting' order by delete_requested_at limit 100)`.pipe(Effect.orDie)
+    } as const
+  })
+}) {}
+
+export type { Document, Revision }

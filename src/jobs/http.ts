@@ -1,0 +1,41 @@
+/**
+ * The job endpoints: get (scope documents.read) and cancel (documents.render for a final job,
+ * documents.preview for a preview: the job is read first, and another owner's is a 404 whatever
+ * the key's scopes).
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { requireScope } from "../accounts/principal.ts"
+import { Admission } from "../admission/admission.ts"
+import { PressroomApi } from "../http/api.ts"
+import { JobResponses } from "./job-response.ts"
+import { Jobs } from "./jobs.ts"
+
+export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers) =>
+  Effect.gen(function* () {
+    const admission = yield* Admission
+    const jobs = yield* Jobs
+    const responses = yield* JobResponses
+
+    return handlers
+      .handle("get", ({ path }) =>
+        Effect.flatMap(admission.admit("documents.read", "read"), (principal) =>
+          Effect.flatMap(jobs.find(principal, path.jobId), responses.body)
+        )
+      )
+      .handle("cancel", ({ headers, path, payload }) =>
+        admission.mutate(
+          ["documents.render", "documents.preview"],
+          "write",
+          { operation: "jobs.cancel", key: headers["idempotency-key"], pathParams: { jobId: path.jobId }, body: payload ?? {} },
+          (principal) =>
+            Effect.gen(function* () {
+              const job = yield* jobs.find(principal, path.jobId)
+              yield* requireScope(job.purpose === "final" ? "documents.render" : "documents.preview")
+              const after = yield* jobs.cancel(principal, job.id)
+              return yield* responses.response(after, after.status === "cancelled" ? 200 : 202)
+            })
+        )
+      )
+  })
+)
