@@ -2,8 +2,9 @@
  * What `HttpApi` cannot declare, added to the generated OpenAPI document so that it tells the
  * truth: the response headers the server sends (`X-Correlation-Id` everywhere, `Retry-After` on
  * 429 and 503, `Allow` on 405, `Content-Disposition` on PDFs, `Idempotency-Replayed` where an
- * Idempotency-Key is taken, `Cache-Control: no-store` on a body that holds a secret), and no trace of the built-in decode-error body, which the error
- * envelope replaces before any client sees it.
+ * Idempotency-Key is taken, `Cache-Control: no-store` on a body that holds a credential, `ETag` on
+ * artifact downloads, `Location` on a creation), and no trace of the built-in decode-error body,
+ * which the error envelope replaces before any client sees it.
  */
 import { dialectOf } from "../shared/error-responses.ts"
 
@@ -21,7 +22,12 @@ const HEADERS = {
   Allow: header("The methods this path accepts"),
   "Content-Disposition": header('attachment; filename="…" (with filename* for names outside ASCII)'),
   "Idempotency-Replayed": header("true when this response replays an earlier request's result", { type: "string", enum: ["true"] }),
-  "Cache-Control": header("no-store: the body holds a secret shown only once", { type: "string", enum: ["no-store"] })
+  "Cache-Control": header("no-store: the body holds a credential (a secret shown once, or a download link)", {
+    type: "string",
+    enum: ["no-store"]
+  }),
+  ETag: header("The artifact's SHA-256, quoted; send it as If-None-Match to get 304 when unchanged"),
+  Location: header("The path of the created resource")
 }
 
 const DECODE_ERROR_REF = "#/components/schemas/HttpApiDecodeError"
@@ -36,13 +42,13 @@ const withoutDecodeError = (schema: Json | undefined, path: string): Json | unde
   return rest.length === 1 ? rest[0] : { ...schema, anyOf: rest }
 }
 
-/** Whether a response body holds a `secret` (a new API key's), which no cache may keep. */
-const holdsSecret = (spec: Json, response: Json): boolean =>
+/** Whether a response body holds a credential (a new API key's `secret`, a download link's `href`), which no cache may keep. */
+const holdsCredential = (spec: Json, response: Json): boolean =>
   Object.values<Json>(response.content ?? {}).some((content) => {
     const schema = content.schema?.$ref
       ? spec.components?.schemas?.[content.schema.$ref.replace("#/components/schemas/", "")]
       : content.schema
-    return schema?.properties?.secret !== undefined
+    return schema?.properties?.secret !== undefined || schema?.properties?.href !== undefined
   })
 
 export const describeHeaders = (spec: Json): Json => {
@@ -60,7 +66,9 @@ export const describeHeaders = (spec: Json): Json => {
         if (status === "405") headers.Allow = HEADERS.Allow
         if (response.content?.["application/pdf"]) headers["Content-Disposition"] = HEADERS["Content-Disposition"]
         if (idempotent && status !== "429" && status !== "503") headers["Idempotency-Replayed"] = HEADERS["Idempotency-Replayed"]
-        if (holdsSecret(spec, response)) headers["Cache-Control"] = HEADERS["Cache-Control"]
+        if (holdsCredential(spec, response)) headers["Cache-Control"] = HEADERS["Cache-Control"]
+        if (path.includes("/artifact") && (response.content?.["application/pdf"] || status === "304")) headers.ETag = HEADERS.ETag
+        if (status === "201" && (path === "/api/v2/documents" || path === "/api/v2/templates")) headers.Location = HEADERS.Location
         response.headers = { ...response.headers, ...headers }
       }
     }
