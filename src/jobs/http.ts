@@ -1,14 +1,16 @@
 /**
  * The job endpoints: get (scope documents.read) and cancel (documents.render for a final job,
  * documents.preview for a preview: the job is read first, and another owner's is a 404 whatever
- * the key's scopes).
+ * the key's scopes). A running job's cancel waits up to the synchronous threshold for the render
+ * to stop: 200 when it has, 202 while it is still stopping.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { requireScope } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { PressroomApi } from "../http/api.ts"
 import { JobResponses } from "./job-response.ts"
+import { syncThresholdMs } from "./sync-threshold.ts"
 import { Jobs } from "./jobs.ts"
 
 export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers) =>
@@ -16,6 +18,7 @@ export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers
     const admission = yield* Admission
     const jobs = yield* Jobs
     const responses = yield* JobResponses
+    const threshold = Duration.millis(yield* syncThresholdMs)
 
     return handlers
       .handle("get", ({ path }) =>
@@ -32,7 +35,7 @@ export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers
             Effect.gen(function* () {
               const job = yield* jobs.find(principal, path.jobId)
               yield* requireScope(job.purpose === "final" ? "documents.render" : "documents.preview")
-              const after = yield* jobs.cancel(principal, job.id)
+              const after = yield* jobs.cancel(principal, job.id, threshold)
               return yield* responses.response(after, after.status === "cancelled" ? 200 : 202)
             })
         )

@@ -134,27 +134,33 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
         ),
 
       /**
-       * Cancels a job: a queued one at once (200, cancelled), a running one by asking its holder
-       * to stop the render (202, still running until the holder ends it as cancelled).
+       * Cancels a job: a queued one at once (cancelled), a running one by asking its holder to stop
+       * the render, waiting up to `wait` for it to end (cancelled, or still running when the
+       * holder has not answered by then).
        */
-      cancel: (principal: Principal, jobId: string) =>
-        Effect.gen(function* () {
-          yield* ownJob(principal, jobId)
-          return yield* sql.withTransaction(
-            Effect.gen(function* () {
-              const job = Option.getOrThrow(yield* store.lock(jobId))
-              if (!CANCELLABLE_STATUSES.includes(job.status)) {
-                return yield* Effect.fail(new InvalidStateTransition({ currentState: job.status, expectedStates: CANCELLABLE_STATUSES }))
-              }
-              if (job.status === "running") {
-                yield* store.requestCancel(jobId)
-              } else {
-                yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
-              }
-              return Option.getOrThrow(yield* store.find(jobId))
-            })
-          )
-        }).pipe(Effect.catchTag("SqlError", Effect.die)),
+      cancel: (principal: Principal, jobId: string, wait: Duration.DurationInput = Duration.zero) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            yield* ownJob(principal, jobId)
+            const ended = yield* signals.subscribe(SIGNALS.jobEnded)
+            const deadline = Date.now() + Duration.toMillis(wait)
+            const after = yield* sql.withTransaction(
+              Effect.gen(function* () {
+                const job = Option.getOrThrow(yield* store.lock(jobId))
+                if (!CANCELLABLE_STATUSES.includes(job.status)) {
+                  return yield* Effect.fail(new InvalidStateTransition({ currentState: job.status, expectedStates: CANCELLABLE_STATUSES }))
+                }
+                if (job.status === "running") {
+                  yield* store.requestCancel(jobId)
+                } else {
+                  yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
+                }
+                return Option.getOrThrow(yield* store.find(jobId))
+              })
+            )
+            return yield* awaitEnd(ended, after, deadline)
+          })
+        ).pipe(Effect.catchTag("SqlError", Effect.die)),
 
       find: ownJob
     } as const
