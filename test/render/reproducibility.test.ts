@@ -84,11 +84,18 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const channel = await second.render({ ...REQUEST, channel: "cli" })
   t.equal(channel.sha256, a.sha256, "the channel changes provenance, not the PDF")
   t.equal(channel.provenance.channel, "cli")
+  t.equal(channel.provenance.manifestSha256, a.provenance.manifestSha256, "the channel is not in the manifest")
   // Same effective options spelled differently hash the same render options.
   const upper = await second.render({ ...REQUEST, options: { pageNumbers: true, bodyTextColor: "#aa33cc".toUpperCase() } })
   t.equal(upper.sha256, coloured.sha256, "colour case does not change the PDF")
   t.equal(upper.provenance.renderOptionsSha256, coloured.provenance.renderOptionsSha256, "colour case does not change renderOptionsSha256")
   t.not(upper.provenance.optionsSha256, coloured.provenance.optionsSha256, "optionsSha256 covers the options as sent")
+  t.equal(
+    upper.provenance.manifestSha256,
+    coloured.provenance.manifestSha256,
+    "equal bytes from options spelled differently: equal manifests"
+  )
+  t.not(coloured.provenance.manifestSha256, a.provenance.manifestSha256, "different bytes: different manifests")
 
   t.test("Deno renders the same bytes as Node", async (t) => {
     // Deno is a devDependency (npm package `deno`, whose binary ships inside it): it must run.
