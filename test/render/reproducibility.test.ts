@@ -1,50 +1,19 @@
 /**
  * The same input gives the same bytes: across fresh renderer pools, within one pool, and between
- * Node and Deno. Different options give different bytes.
+ * Node and Deno. Different options give different bytes. (Across releases: renderer-corpus.test.ts.)
  */
 import t from "tap"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { Renderer, type RenderRequest } from "../../src/render/renderer.ts"
-import { PNG_1x1, sha256 } from "../helpers/render.ts"
+import { sha256 } from "../helpers/render.ts"
+import { MIXED_DOCUMENT } from "../fixtures/renderer-corpus.ts"
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
-const REQUEST: RenderRequest = {
-  markdown: [
-    "---",
-    "title: Reproducible",
-    "author: [Ada, Bob]",
-    "---",
-    "",
-    "# Heading",
-    "",
-    "Text with **bold**, *italic*, `code`, a [link](https://example.com) and a note.[^1]",
-    "",
-    "日本語と中文、한국어, مرحبا, नमस्ते, Привет.",
-    "",
-    "| a | b |",
-    "|:-|-:|",
-    "| 1 | 2 |",
-    "",
-    "- [x] done",
-    "- [ ] todo",
-    "",
-    "```js",
-    "const x = 1",
-    "```",
-    "",
-    `![dot](data:image/png;base64,${PNG_1x1})`,
-    "",
-    "[^1]: The note.",
-    ""
-  ].join("\n"),
-  templateId: "clean",
-  locale: "en",
-  options: { pageNumbers: true }
-}
+const REQUEST: RenderRequest = MIXED_DOCUMENT
 
 t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const first = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
