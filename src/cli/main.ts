@@ -1,10 +1,12 @@
 /**
  * The `pressroom` command. Every failure ends in one line on stderr: exit 2 for a command line
- * that cannot be carried out as written, 1 for anything else.
+ * that cannot be carried out as written, 1 for anything else. A command may also end with the exit
+ * code its result calls for (`audit`: 1 when a check differs).
  */
-import { accountsUsage, creditsUsage, keysUsage, migrateUsage, renderUsage, serveUsage, UsageError } from "./usage.ts"
+import { accountsUsage, auditUsage, creditsUsage, keysUsage, migrateUsage, renderUsage, serveUsage, UsageError } from "./usage.ts"
 
-type Run = (argv: ReadonlyArray<string>) => Promise<void>
+/** A command's exit code when it decides one (`audit`: 1 when a check differs); otherwise 0. */
+type Run = (argv: ReadonlyArray<string>) => Promise<void> | Promise<number>
 
 /**
  * Each command's module is loaded when it runs, not before: an account command then loads neither
@@ -18,7 +20,8 @@ const commands: Readonly<Record<string, { readonly usage: string; readonly load:
   migrate: { usage: migrateUsage, load: async () => (await import("./migrate.ts")).runMigrate },
   accounts: { usage: accountsUsage, load: async () => (await import("./accounts.ts")).runAccounts },
   keys: { usage: keysUsage, load: async () => (await import("./accounts.ts")).runKeys },
-  credits: { usage: creditsUsage, load: async () => (await import("./accounts.ts")).runCredits }
+  credits: { usage: creditsUsage, load: async () => (await import("./accounts.ts")).runCredits },
+  audit: { usage: auditUsage, load: async () => (await import("./audit.ts")).runAudit }
 }
 
 const usage = [
@@ -40,8 +43,7 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     return 2
   }
   try {
-    await (await command.load())(rest)
-    return 0
+    return (await (await command.load())(rest)) ?? 0
   } catch (error) {
     const usageProblem = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     const message = error instanceof Error ? error.message : String(error)

@@ -10,6 +10,7 @@ export const accountsUsage =
   "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId>"
 export const keysUsage =
   "usage: pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys revoke <keyId>"
+export const auditUsage = "usage: pressroom audit <jobId> [--json]"
 export const creditsUsage = "usage: pressroom credits add --account <accountId> --packs <n>"
 
 /** A command line that cannot be carried out as written: printed as one line, exit code 2. */

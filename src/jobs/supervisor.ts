@@ -24,6 +24,7 @@ import type { RenderingFailed } from "../render/renderer.ts"
 import { RenderService } from "../render/service.ts"
 import * as JobErrors from "./job-errors.ts"
 import { type Claim, JobStore } from "./job-store.ts"
+import { renderRequestOf } from "./render-request.ts"
 import { JobLifecycle } from "./lifecycle.ts"
 import { delayBeforeAttempt, mayRetry, supervisorConfig } from "./retry-policy.ts"
 import { runRescuer } from "./rescuer.ts"
@@ -73,20 +74,9 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const attempt = (claim: Claim) =>
       Effect.gen(function* () {
         const job = claim.job
-        const spec = job.renderSpec
         let reason: StopReason | undefined
         const started = Date.now()
-        const render = yield* renderer
-          .render({
-            markdown: spec.markdown,
-            templateId: spec.templateId,
-            locale: spec.locale,
-            options: spec.options,
-            ...(spec.overrides ? { overrides: spec.overrides } : {}),
-            channel: job.channel,
-            requestSha256: job.requestSha256
-          })
-          .pipe(Effect.either, Effect.fork)
+        const render = yield* renderer.render(renderRequestOf(job)).pipe(Effect.either, Effect.fork)
         const stop = (why: StopReason) =>
           Effect.suspend(() => {
             reason ??= why

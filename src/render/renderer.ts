@@ -221,6 +221,7 @@ export class Renderer {
       catalogVersion: catalog.catalogVersion,
       rendererVersion,
       engineVersion: this.engine.engineVersion,
+      typstVersion: this.engine.typstVersion,
       channel: request.channel ?? "internal",
       locale,
       templateId,

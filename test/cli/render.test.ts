@@ -111,7 +111,17 @@ t.test("an unknown command is refused, also one named like a property of every o
 t.test("--help lists every command", async (t) => {
   const run = await pressroom(["--help"])
   t.equal(run.code, 0)
-  for (const command of ["render", "serve", "migrate", "accounts create", "accounts show", "keys create", "keys revoke", "credits add"]) {
+  for (const command of [
+    "render",
+    "serve",
+    "migrate",
+    "accounts create",
+    "accounts show",
+    "keys create",
+    "keys revoke",
+    "credits add",
+    "audit"
+  ]) {
     t.match(run.stdout, new RegExp(`(^  | \\| )${command}( |$)`, "m"), command)
   }
 })

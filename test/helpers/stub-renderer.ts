@@ -41,6 +41,7 @@ const rendered = (request: RenderRequest): RenderResult => ({
     catalogVersion: "2026-07-22.1",
     rendererVersion: "stub",
     engineVersion: "stub",
+    typstVersion: "stub",
     channel: request.channel ?? "internal",
     locale: "en",
     templateId: request.templateId,

@@ -1,50 +1,19 @@
 /**
  * The same input gives the same bytes: across fresh renderer pools, within one pool, and between
- * Node and Deno. Different options give different bytes.
+ * Node and Deno. Different options give different bytes. (Across releases: renderer-corpus.test.ts.)
  */
 import t from "tap"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { Renderer, type RenderRequest } from "../../src/render/renderer.ts"
-import { PNG_1x1, sha256 } from "../helpers/render.ts"
+import { sha256 } from "../helpers/render.ts"
+import { MIXED_DOCUMENT } from "../fixtures/renderer-corpus.ts"
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL("../../", import.meta.url))
 
-const REQUEST: RenderRequest = {
-  markdown: [
-    "---",
-    "title: Reproducible",
-    "author: [Ada, Bob]",
-    "---",
-    "",
-    "# Heading",
-    "",
-    "Text with **bold**, *italic*, `code`, a [link](https://example.com) and a note.[^1]",
-    "",
-    "日本語と中文、한국어, مرحبا, नमस्ते, Привет.",
-    "",
-    "| a | b |",
-    "|:-|-:|",
-    "| 1 | 2 |",
-    "",
-    "- [x] done",
-    "- [ ] todo",
-    "",
-    "```js",
-    "const x = 1",
-    "```",
-    "",
-    `![dot](data:image/png;base64,${PNG_1x1})`,
-    "",
-    "[^1]: The note.",
-    ""
-  ].join("\n"),
-  templateId: "clean",
-  locale: "en",
-  options: { pageNumbers: true }
-}
+const REQUEST: RenderRequest = MIXED_DOCUMENT
 
 t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const first = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
@@ -84,11 +53,18 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const channel = await second.render({ ...REQUEST, channel: "cli" })
   t.equal(channel.sha256, a.sha256, "the channel changes provenance, not the PDF")
   t.equal(channel.provenance.channel, "cli")
+  t.equal(channel.provenance.manifestSha256, a.provenance.manifestSha256, "the channel is not in the manifest")
   // Same effective options spelled differently hash the same render options.
   const upper = await second.render({ ...REQUEST, options: { pageNumbers: true, bodyTextColor: "#aa33cc".toUpperCase() } })
   t.equal(upper.sha256, coloured.sha256, "colour case does not change the PDF")
   t.equal(upper.provenance.renderOptionsSha256, coloured.provenance.renderOptionsSha256, "colour case does not change renderOptionsSha256")
   t.not(upper.provenance.optionsSha256, coloured.provenance.optionsSha256, "optionsSha256 covers the options as sent")
+  t.equal(
+    upper.provenance.manifestSha256,
+    coloured.provenance.manifestSha256,
+    "equal bytes from options spelled differently: equal manifests"
+  )
+  t.not(coloured.provenance.manifestSha256, a.provenance.manifestSha256, "different bytes: different manifests")
 
   t.test("Deno renders the same bytes as Node", async (t) => {
     // Deno is a devDependency (npm package `deno`, whose binary ships inside it): it must run.

@@ -5,11 +5,17 @@
 import t from "tap"
 import type { TestContext } from "../helpers/tap.ts"
 import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import packageJson from "../../package.json" with { type: "json" }
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
+import { TYPST_VERSION } from "../../src/render/engine/wasm-pool.ts"
+import { readManifest, repositoryRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
 import { PNG_1x1 } from "../helpers/render.ts"
+import { jcs } from "../../src/shared/hash.ts"
 
 const SAMPLE = [
   "---",
@@ -198,6 +204,32 @@ t.test("provenance", async (t) => {
   t.equal(p.fontSetSha256, withImage.provenance.fontSetSha256, "fontSetSha256 stable")
   t.equal(p.fontSetSha256, renderer.fontSetSha256)
   t.not(p.manifestSha256, withImage.provenance.manifestSha256, "manifestSha256 covers the assets")
+  // Contract section 11: exactly what determines the bytes, with the Typst version the engine reports.
+  const manifest = {
+    locale: p.locale,
+    templateId: p.templateId,
+    catalogVersion: p.catalogVersion,
+    rendererVersion: p.rendererVersion,
+    typstVersion: TYPST_VERSION,
+    sourceSha256: p.sourceSha256,
+    renderOptionsSha256: p.renderOptionsSha256,
+    templateDefinitionSha256: p.templateDefinitionSha256,
+    templateReleaseSha256: p.templateReleaseSha256,
+    fontSetSha256: p.fontSetSha256,
+    assetSetSha256: p.assetSetSha256,
+    catalogSha256: p.catalogSha256
+  }
+  t.equal(p.manifestSha256, sha(jcs(manifest)), "manifestSha256 is the SHA-256 of the JCS of the contract's twelve fields")
+  t.equal(p.rendererVersion, `pressroom ${packageJson.version}`, "rendererVersion names the release")
+  const fonts = readManifest().fonts.map((font) => font.sha256)
+  t.equal(p.fontSetSha256, sha([...fonts].sort().join("\n")), "fontSetSha256 covers the sorted font file hashes")
+  const definition = readFileSync(join(repositoryRoot, "typst-templates", "templates", "clean.typ"))
+  t.equal(p.templateDefinitionSha256, sha(definition.toString()), "templateDefinitionSha256 is the template's own file")
+  t.equal(
+    p.catalogSha256,
+    sha(readFileSync(join(repositoryRoot, "typst-templates", "catalog.json"), "utf8")),
+    "catalogSha256 is the catalog file"
+  )
   const defs = new Set<string>()
   for (const templateId of TEMPLATE_IDS) {
     const r = await renderer.render({ markdown: "x\n", templateId })

@@ -77,6 +77,8 @@ export const noWorkerReplacements: WorkerReplacements = {
 export interface TypstEngine {
   /** e.g. "typst 0.14.2 (typst.ts 0.7.0, wasm)": provenance `engineVersion`. */
   readonly engineVersion: string
+  /** The Typst version alone (e.g. "0.14.2"): part of `manifestSha256`, where the engine is not. */
+  readonly typstVersion: string
   /** SHA-256 of the compiler binary: provenance `rendererReleaseChecksum`. */
   readonly releaseChecksum: string
   /**

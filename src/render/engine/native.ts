@@ -54,6 +54,7 @@ export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Pr
   }
   return {
     engineVersion: `typst ${TYPST_VERSION} (typst.ts ${version}, native)`,
+    typstVersion: TYPST_VERSION,
     releaseChecksum: sha256Hex(readFileSync(binary)),
     typeset: async (job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult> => {
       if (signal?.aborted) throw cancelled()

@@ -185,6 +185,7 @@ class Slot {
 
 export class WasmEnginePool implements TypstEngine {
   readonly engineVersion: string
+  readonly typstVersion = TYPST_VERSION
   readonly releaseChecksum: string
   private readonly slots = new Set<Slot>()
   private readonly queue: Array<Pending> = []

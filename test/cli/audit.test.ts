@@ -1,0 +1,165 @@
+/**
+ * `pressroom audit` as an operator runs it: a v1 conversion made by a real server, the server
+ * stopped (the embedded database is one process's), then the job rendered again by the command on
+ * the same database and artifact store. Every check matches; altered stored bytes, expired bytes,
+ * a deleted source and an unknown job are reported with exit code 1, a malformed id with 2.
+ */
+import t from "tap"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { existsSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { convert, createAccount } from "../helpers/api.ts"
+import { childEnv } from "../helpers/child-env.ts"
+import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
+import { PNG_1x1 } from "../helpers/render.ts"
+import { startServer } from "../helpers/server.ts"
+
+const bin = join(repositoryRoot, "bin", "pressroom.js")
+
+const CHECKS = [
+  "rendererVersion",
+  "sourceSha256",
+  "optionsSha256",
+  "renderOptionsSha256",
+  "templateDefinitionSha256",
+  "templateReleaseSha256",
+  "fontSetSha256",
+  "assetSetSha256",
+  "catalogSha256",
+  "manifestSha256",
+  "rendererReleaseChecksum",
+  "storedBytesSha256",
+  "renderedBytesSha256"
+]
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const audit = (env: Record<string, string>, args: ReadonlyArray<string>): Promise<Run> => {
+  const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, ...inherited } = childEnv()
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, "audit", ...args], { cwd: repositoryRoot, env: { ...inherited, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+    )
+  })
+}
+
+const query = <A extends object>(database: TestDatabase, run: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<A>, unknown>) =>
+  runWith(database, Effect.orDie(Effect.flatMap(SqlClient.SqlClient, run)))
+
+await forEachDatabase(t, async (t, database) => {
+  const server = await startServer(t, database.env)
+  const owner = await createAccount(server)
+  const converted = await convert(server, owner.key, {
+    markdown: `# Audited\n\nA report with a picture.\n\n![dot](data:image/png;base64,${PNG_1x1})\n`,
+    templateId: "executive",
+    locale: "de",
+    options: { pageNumbers: true, bodyTextColor: "#112233" }
+  })
+  t.equal(converted.status, 200)
+  await server.stop()
+
+  // The database and the artifact files the server used (on PostgreSQL the files are in its own folder).
+  const env = { ...database.env, PRESSROOM_DATA_DIR: server.dataDir }
+  const [job] = await query<{ id: string; storage_key: string }>(
+    database,
+    (sql) => sql`select jobs.id, artifacts.storage_key from jobs join artifacts on artifacts.id = jobs.artifact_id`
+  )
+  const jobId = job!.id
+
+  await t.test("a job rendered again matches, check by check", async (t) => {
+    const run = await audit(env, [jobId])
+    t.equal(run.code, 0, run.stderr)
+    const lines = run.stdout.trim().split("\n")
+    for (const name of CHECKS) {
+      const line = new RegExp(`^${name} +match +([0-9a-f]{64}|null|pressroom .+)$`)
+      t.ok(
+        lines.some((text) => line.test(text)),
+        name
+      )
+    }
+    t.equal(lines.at(-1), "every check matches")
+
+    const json = await audit(env, [jobId, "--json"])
+    t.equal(json.code, 0, json.stderr)
+    const report = JSON.parse(json.stdout)
+    t.match(report, { jobId, match: true })
+    t.notOk("reason" in report)
+    t.same(
+      report.checks.map((check: { name: string }) => check.name),
+      CHECKS
+    )
+    for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, check.name)
+  })
+
+  await t.test("altered stored bytes differ from the recorded and the re-rendered ones", async (t) => {
+    const file = join(server.dataDir, "artifacts", job!.storage_key)
+    const altered = Buffer.from(converted.pdf!)
+    altered[altered.length - 2]! ^= 1
+    if (existsSync(file)) writeFileSync(file, altered)
+    // A database-backed store (PostgreSQL) holds the bytes in artifact_blobs instead.
+    else await query(database, (sql) => sql`update artifact_blobs set bytes = ${altered} where key = ${job!.storage_key} returning key`)
+
+    const run = await audit(env, [jobId])
+    t.equal(run.code, 1, run.stderr)
+    t.match(run.stdout, /^storedBytesSha256 +DIFFERS +recorded [0-9a-f]{64}, now [0-9a-f]{64}$/m)
+    t.match(run.stdout, /^renderedBytesSha256 +match/m, "the render still gives the recorded bytes")
+    t.match(run.stdout, /^1 differ: storedBytesSha256$/m)
+
+    const report = JSON.parse((await audit(env, [jobId, "--json"])).stdout)
+    t.equal(report.match, false)
+    t.same(
+      report.checks.filter((check: { match: boolean }) => !check.match).map((check: { name: string }) => check.name),
+      ["storedBytesSha256"]
+    )
+  })
+
+  await t.test("expired bytes are reported as gone", async (t) => {
+    await query(database, (sql) => sql`update artifacts set status = 'expired' returning id`)
+    const run = await audit(env, [jobId])
+    t.equal(run.code, 1)
+    t.match(run.stderr, /^pressroom audit: the artifact expired at .+: its bytes are gone\n$/)
+    t.match(run.stdout, /^storedBytesSha256 +DIFFERS +recorded [0-9a-f]{64}, now null$/m)
+  })
+
+  await t.test("a job whose revision's source was deleted with its document: source gone", async (t) => {
+    // The v2 tables as a deleted document leaves them: the revision keeps its hashes, not its markdown.
+    const [documentId, revisionId] = [randomUUID(), randomUUID()]
+    await query(
+      database,
+      (sql) => sql`
+        insert into documents (id, account_id, task_id, locale, status, created_at, updated_at, last_activity_at, expires_at, deleted_at)
+        values (${documentId}, ${owner.accountId}, 'audit', 'de', 'deleted', now(), now(), now(), now(), now()) returning id`
+    )
+    await query(
+      database,
+      (sql) => sql`
+        insert into revisions (id, document_id, sequence, markdown, source_bytes, source_sha256, spec, spec_sha256, created_at)
+        values (${revisionId}, ${documentId}, 1, null, 1, ${"0".repeat(64)}, '{}', ${"0".repeat(64)}, now()) returning id`
+    )
+    await query(database, (sql) => sql`update jobs set document_id = ${documentId}, revision_id = ${revisionId} returning id`)
+    const run = await audit(env, [jobId])
+    t.equal(run.code, 1)
+    t.match(run.stderr, new RegExp(`^pressroom audit: source gone: the source of revision ${revisionId} was deleted`))
+    t.notMatch(run.stdout, /manifestSha256/, "nothing is rendered")
+  })
+
+  await t.test("an unknown job is exit code 1 with one line; a malformed id and a missing one are usage errors", async (t) => {
+    const unknown = randomUUID()
+    const run = await audit(env, [unknown])
+    t.equal(run.code, 1)
+    t.equal(run.stdout, "")
+    t.equal(run.stderr, `pressroom audit: no job ${unknown}\n`)
+    const malformed = await audit(env, ["not-a-job"])
+    t.equal(malformed.code, 2)
+    t.match(malformed.stderr, /jobId must be a uuid/)
+    t.equal((await audit(env, [])).code, 2)
+  })
+})
