@@ -2,14 +2,15 @@
  * pressroom audit <jobId> [--json] (contract section 11): renders a succeeded job again from its
  * source, on the configured database (`DATABASE_URL`, else PGlite under `PRESSROOM_DATA_DIR`,
  * which belongs to one process at a time: stop the server first), and prints, check by check,
- * whether its provenance and its artifact's bytes match (src/jobs/audit.ts). Exit 0 when every
+ * whether its provenance and its artifact's bytes match (src/audit.ts). Exit 0 when every
  * check matches; 1 when one differs or cannot be made (an unknown job, one that did not succeed,
  * its source or its bytes gone), with the reason on stderr (or in the JSON); 2 for a usage error.
  */
 import { Cause, ConfigProvider, Effect, Exit, Layer, Schema } from "effect"
 import { parseArgs } from "node:util"
 import { ArtifactRepository } from "../artifacts/repository.ts"
-import { type AuditCheck, type AuditReport, auditJob } from "../jobs/audit.ts"
+import { type AuditCheck, type AuditReport, auditJob } from "../audit.ts"
+import { DocumentStore } from "../documents/store.ts"
 import { JobStore } from "../jobs/job-store.ts"
 import { EdgesLive } from "../platform.ts"
 import { auditUsage, UsageError } from "./usage.ts"
@@ -19,7 +20,7 @@ const oneWorker = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "
   ConfigProvider.orElse(() => ConfigProvider.fromEnv())
 )
 
-const AuditLive = Layer.mergeAll(JobStore.Default, ArtifactRepository.Default).pipe(Layer.provideMerge(EdgesLive))
+const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(Layer.provideMerge(EdgesLive))
 
 const verdict = (check: AuditCheck): string => {
   if (check.match) return `match    ${check.recorded}`

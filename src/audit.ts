@@ -5,18 +5,18 @@
  * bytes. Whatever prevents a comparison (the job did not succeed, the source or the bytes are gone,
  * the render fails) is a reason, and a report with a reason does not match.
  */
-import { SqlClient } from "@effect/sql"
 import { Effect, Either, Option } from "effect"
-import type { Artifact } from "../artifacts/artifact.ts"
-import { ArtifactRepository } from "../artifacts/repository.ts"
-import { ArtifactStore } from "../artifacts/store.ts"
-import type { Provenance } from "../render/provenance.ts"
-import type { RenderResult } from "../render/renderer.ts"
-import { RenderService } from "../render/service.ts"
-import { sha256Hex } from "../shared/hash.ts"
-import type { Job } from "./job.ts"
-import { JobStore } from "./job-store.ts"
-import { renderRequestOf } from "./render-request.ts"
+import type { Artifact } from "./artifacts/artifact.ts"
+import { ArtifactRepository } from "./artifacts/repository.ts"
+import { ArtifactStore } from "./artifacts/store.ts"
+import { DocumentStore } from "./documents/store.ts"
+import type { Provenance } from "./render/provenance.ts"
+import type { RenderResult } from "./render/renderer.ts"
+import { RenderService } from "./render/service.ts"
+import { sha256Hex } from "./shared/hash.ts"
+import type { Job } from "./jobs/job.ts"
+import { JobStore } from "./jobs/job-store.ts"
+import { renderRequestOf } from "./jobs/render-request.ts"
 
 export interface AuditCheck {
   readonly name: string
@@ -120,17 +120,12 @@ const storedSha256 = ({ status, expiresAt, storageKey }: Artifact): Effect.Effec
         Effect.either
       )
 
-/**
- * The Markdown the job rendered: its revision's source (v2), which is gone once the document is
- * deleted, else the source its request carried (v1). The revision is read here, by id, until a
- * documents context offers it.
- */
+/** The Markdown the job rendered: its revision's source (v2), which is gone once the document is deleted, else the source its request carried (v1). */
 const sourceOf = (job: Job) =>
   Effect.gen(function* () {
     if (job.revisionId === null) return Either.right(job.renderSpec.markdown)
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* Effect.orDie(sql<{ markdown: string | null }>`select markdown from revisions where id = ${job.revisionId}`)
-    const markdown = rows[0]?.markdown ?? null
+    const revision = yield* Effect.flatMap(DocumentStore, (documents) => documents.findRevision(job.revisionId!))
+    const markdown = Option.isSome(revision) ? revision.value.markdown : null
     return markdown === null
       ? Either.left(`source gone: the source of revision ${job.revisionId} was deleted with its document`)
       : Either.right(markdown)
