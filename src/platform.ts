@@ -1,7 +1,8 @@
 /**
  * Every service of a running Pressroom, as one layer over its edges: the migrated database, the
- * renderer, the artifact store and the server key. `PlatformLive` puts the real edges under it (the HTTP server,
- * the CLI); in-process tests put a stub renderer or storage under `platformOver` instead.
+ * renderer, the artifact store and the server key. `PlatformLive` puts the real edges under it
+ * (the HTTP server, the CLI); in-process tests put a stub renderer or storage and a test key under
+ * `platformOver` instead.
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -59,8 +60,7 @@ export const platformOver = <E, R>(edges: Layer.Layer<Edges, E, R>) =>
 
 /**
  * Where artifact bytes live: in the database on PostgreSQL, which every process of a cluster
- * shares, and in files under the data folder when embedded (one process, and no bytes in PGlite's
- * memory-bound heap).
+ * shares, and in files under the data folder when embedded, where there is only one process.
  */
 export const ArtifactStoreLive = Layer.unwrapEffect(
   Effect.map(databaseConfig, (database) => (database._tag === "postgres" ? DatabaseArtifactStoreLive : LocalArtifactStoreLive))

@@ -102,8 +102,8 @@ const keyFile = async (dataDir: string): Promise<Buffer> => {
 /**
  * The key as configured (contract section 1): `PRESSROOM_SERVER_KEY`, else, for a server that is
  * not `clustered` (the embedded database), the one generated into `dataDir`. A refusal is a
- * `ConfigError`, which the start reports as one line. (Which database is configured is read by
- * the platform, src/platform.ts: src/db imports from the folders this one serves.)
+ * `ConfigError`, which the start reports as one line. Which database is configured the platform
+ * reads (src/platform.ts, `ServerKeyLive`): src/db imports src/render, which imports this folder.
  */
 export const loadServerKey = (options: {
   readonly clustered: boolean
