@@ -6,9 +6,8 @@ import t from "tap"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { readdirSync } from "node:fs"
-import { join } from "node:path"
 import { convert, createAccount, requestJson } from "./helpers/api.ts"
+import { storedPdfs } from "./helpers/artifact-bytes.ts"
 import { forEachDatabase, runWith } from "./helpers/database.ts"
 import { startServer } from "./helpers/server.ts"
 
@@ -20,7 +19,7 @@ await forEachDatabase(t, async (t, database) => {
     PRESSROOM_SWEEP_INTERVAL_MS: "200"
   })
   const account = await createAccount(server)
-  const pdfs = () => readdirSync(join(server.dataDir, "artifacts")).filter((name) => name.endsWith(".pdf"))
+  const pdfs = () => storedPdfs(server, database)
 
   t.equal((await convert(server, account.key, { markdown: "Short-lived." })).status, 200)
   const created = await requestJson(server, "POST", "/api/v2/templates", {
@@ -31,8 +30,8 @@ await forEachDatabase(t, async (t, database) => {
   t.equal(created.status, 201)
 
   const deadline = Date.now() + 15_000
-  while (pdfs().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
-  t.same(pdfs(), [], "the expired PDF was removed from storage")
+  while ((await pdfs()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  t.same(await pdfs(), [], "the expired PDF was removed from storage")
   await new Promise((resolve) => setTimeout(resolve, 500))
   await server.stop()
 

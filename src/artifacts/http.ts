@@ -61,12 +61,13 @@ export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts",
           const principal = yield* admission.admit("documents.read", "read")
           const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
           const link = yield* links.mint(artifact.id, artifact.expiresAt)
+          const href = yield* links.href(link.path)
           return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(
             {
               artifactId: artifact.id,
               contractVersion: CONTRACT_VERSION,
               expiresAt: link.expiresAt,
-              href: link.href,
+              href,
               retention: artifactRetention(artifact)
             },
             { status: 201, headers: { "cache-control": "no-store" } }

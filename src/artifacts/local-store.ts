@@ -1,7 +1,8 @@
 /**
- * The default artifact store: files under `PRESSROOM_DATA_DIR/artifacts`. A write goes to a
- * temporary file that is flushed and then renamed over the final name, so a crash leaves either
- * the whole PDF or nothing. Several processes sharing one PostgreSQL must share this folder too.
+ * The embedded server's artifact store: files under `PRESSROOM_DATA_DIR/artifacts`. A write goes
+ * to a temporary file that is flushed and then renamed over the final name, so a crash leaves
+ * either the whole PDF or nothing. On PostgreSQL the bytes are in the database instead
+ * (database-store.ts), which every process of a cluster shares.
  */
 import { Effect, Layer } from "effect"
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises"

@@ -26,6 +26,7 @@ import {
 import { looseFields, oneOf, strict } from "../shared/request-values.ts"
 import { Retention } from "../shared/retention.ts"
 import { CommonMarkText } from "../shared/text.ts"
+import { MAX_CURSOR_LENGTH } from "./cursor.ts"
 import { DocumentResource, RevisionRecord } from "./document.ts"
 
 const contractVersion = Schema.Literal(CONTRACT_VERSION)
@@ -91,8 +92,6 @@ export const DocumentDetailResponse = Schema.Struct({
   latestRevision: Schema.NullOr(RevisionRecord),
   links: DocumentLinks
 }).annotations({ identifier: "DocumentDetailResponse" })
-
-export const MAX_CURSOR_LENGTH = 512
 
 export const DocumentListResponse = Schema.Struct({
   contractVersion,

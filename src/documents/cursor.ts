@@ -1,13 +1,67 @@
-// TEMPORARY STUB (not committed): replaced by the h-keys helper's module.
-import { Effect } from "effect"
+/**
+ * The list cursor (contract section 5: opaque and tamper-evident; specification: at most 512
+ * characters): the position after the last document of a page, newest first, as
+ * `base64url(JSON [createdAt, id]) "." base64url(HMAC-SHA256(cursorKey, accountId "." payload))`.
+ * The account id is signed but not carried, so a cursor is good only for the listing of the owner
+ * it was given to. Anything else (altered, invented, too long, another owner's, signed with
+ * another server key) is a 400 naming `cursor`, and is not decoded further than its length.
+ */
+import { Effect, Either, Schema } from "effect"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import { InvalidRequest } from "../shared/errors.ts"
-export const encodeCursor = (_accountId: string, position: { createdAt: Date; id: string }) =>
-  Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString("base64url")
-export const decodeCursor = (_accountId: string, text: string) =>
-  Effect.try({
-    try: () => {
-      const [createdAt, id] = JSON.parse(Buffer.from(text, "base64url").toString()) as [string, string]
-      return { createdAt: new Date(createdAt), id }
-    },
-    catch: () => InvalidRequest.malformed("cursor: not a cursor this service issued")
+import { KEY_LABELS, ServerKey } from "../shared/server-key.ts"
+
+export const MAX_CURSOR_LENGTH = 512
+
+/**
+ * Where a page ended, in the listing's order (created_at desc, id desc). `createdAt` is the
+ * timestamp as PostgreSQL writes it (`created_at::text`), which it reads back exactly
+ * (`${createdAt}::timestamptz`): a JavaScript Date would drop the microseconds, and the next page
+ * would then repeat or skip documents created within the same millisecond.
+ */
+export const CursorPosition = Schema.Struct({
+  createdAt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+  id: Schema.UUID
+})
+export type CursorPosition = typeof CursorPosition.Type
+
+const Payload = Schema.parseJson(Schema.Tuple(CursorPosition.fields.createdAt, CursorPosition.fields.id))
+const CURSOR = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/
+
+const refused = () =>
+  new InvalidRequest({
+    status: 400,
+    field: "cursor",
+    message: "cursor is not one this listing gave out: pass pagination.nextCursor of the preceding page unchanged"
   })
+
+const signatureOf = (cursorKey: Uint8Array, accountId: string, payload: string) =>
+  createHmac("sha256", cursorKey).update(`${accountId}.${payload}`).digest("base64url")
+
+export const encodeCursor = (cursorKey: Uint8Array, accountId: string, position: CursorPosition): string => {
+  const payload = Buffer.from(Schema.encodeSync(Payload)([position.createdAt, position.id])).toString("base64url")
+  return `${payload}.${signatureOf(cursorKey, accountId, payload)}`
+}
+
+/** The position `text` names, if this server gave it to `accountId`; else 400 InvalidRequest on `cursor`. */
+export const decodeCursor = (cursorKey: Uint8Array, accountId: string, text: string): Either.Either<CursorPosition, InvalidRequest> => {
+  if (text.length > MAX_CURSOR_LENGTH || !CURSOR.test(text)) return Either.left(refused())
+  const [payload, signature] = text.split(".") as [string, string]
+  // Compared as text: a signature differing only in bits base64url ignores is refused too.
+  if (!timingSafeEqual(Buffer.from(signatureOf(cursorKey, accountId, payload)), Buffer.from(signature))) return Either.left(refused())
+  return Schema.decodeUnknownEither(Payload)(Buffer.from(payload, "base64url").toString("utf8")).pipe(
+    Either.map(([createdAt, id]) => ({ createdAt, id })),
+    Either.mapLeft(refused)
+  )
+}
+
+/** Cursors signed with the server's cursor key. */
+export class Cursors extends Effect.Service<Cursors>()("pressroom/Cursors", {
+  effect: Effect.map(ServerKey, (serverKey) => {
+    const cursorKey = serverKey.deriveKey(KEY_LABELS.cursors)
+    return {
+      encode: (accountId: string, position: CursorPosition): string => encodeCursor(cursorKey, accountId, position),
+      decode: (accountId: string, text: string): Effect.Effect<CursorPosition, InvalidRequest> => decodeCursor(cursorKey, accountId, text)
+    }
+  })
+}) {}

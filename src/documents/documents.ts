@@ -20,7 +20,8 @@ import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/erro
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { documentWindowSeconds } from "./config.ts"
 import type { Document, Revision, StoredSpec } from "./document.ts"
-import { DocumentStore, type ListPosition } from "./store.ts"
+import type { CursorPosition } from "./cursor.ts"
+import { DocumentStore } from "./store.ts"
 
 /** A revision as the client submits it, its content already checked (revision-request.ts). */
 export interface RevisionInput {
@@ -179,7 +180,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           return { document, revision }
         }),
 
-      list: (principal: Principal, limit: number, after: ListPosition | null) => store.list(principal.accountId, limit, after),
+      list: (principal: Principal, limit: number, after: CursorPosition | null) => store.list(principal.accountId, limit, after),
 
       /** DELETE: 202 with `accepted`, or `already_deleting` / `already_deleted` for a repeat (contract section 5). */
       delete: (principal: Principal, documentId: string) =>

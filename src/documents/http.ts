@@ -13,7 +13,7 @@ import { Jobs } from "../jobs/jobs.ts"
 import { syncThresholdMs } from "../jobs/sync-threshold.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
 import { DeletionResponse, DocumentResponse, type RenderRequest, RevisionCreated } from "./api.ts"
-import { decodeCursor, encodeCursor } from "./cursor.ts"
+import { Cursors } from "./cursor.ts"
 import { type Document, documentRetention, type Revision, toDocumentResource, toRevisionRecord } from "./document.ts"
 import { Documents } from "./documents.ts"
 import { checkRevision, checkTitle, renderSpecOf } from "./revision-request.ts"
@@ -35,6 +35,7 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
     const documents = yield* Documents
     const jobs = yield* Jobs
     const responses = yield* JobResponses
+    const cursors = yield* Cursors
     const threshold = Duration.millis(yield* syncThresholdMs)
 
     /** A preview or publication: the revision's render, admitted as a job and awaited up to the threshold. */
@@ -100,18 +101,15 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
           const limit = urlParams.limit ?? DEFAULT_PAGE
-          const after = urlParams.cursor === undefined ? null : yield* decodeCursor(principal.accountId, urlParams.cursor)
+          const after = urlParams.cursor === undefined ? null : yield* cursors.decode(principal.accountId, urlParams.cursor)
           const page = yield* documents.list(principal, limit + 1, after)
           const shown = page.slice(0, limit)
           const last = shown.at(-1)
           const hasMore = page.length > limit
           return {
             contractVersion: CONTRACT_VERSION,
-            documents: shown.map(toDocumentResource),
-            pagination: {
-              hasMore,
-              nextCursor: hasMore && last ? encodeCursor(principal.accountId, { createdAt: last.createdAt, id: last.id }) : null
-            }
+            documents: shown.map(({ document }) => toDocumentResource(document)),
+            pagination: { hasMore, nextCursor: hasMore && last ? cursors.encode(principal.accountId, last.position) : null }
           } as const
         })
       )

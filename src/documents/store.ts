@@ -5,6 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, type Option, Schema } from "effect"
+import { CursorPosition } from "./cursor.ts"
 import { Document, Revision, type StoredSpec } from "./document.ts"
 
 export interface NewRevision {
@@ -18,11 +19,14 @@ export interface NewRevision {
   readonly specSha256: string
 }
 
-/** A position in the newest-first list: the last document of a page. */
-export interface ListPosition {
-  readonly createdAt: Date
-  readonly id: string
-}
+/** A document of a list page, with its place in the list's order (`cursor.ts`). */
+const Listed = Schema.Struct({ document: Schema.typeSchema(Document), position: CursorPosition })
+
+const ListedRow = Schema.transform(Schema.Struct({ ...Document.fields, position_at: Schema.String }), Listed, {
+  strict: true,
+  decode: ({ position_at, ...document }) => ({ document, position: { createdAt: position_at, id: document.id } }),
+  encode: ({ document, position }) => ({ ...document, position_at: position.createdAt })
+})
 
 const json = (value: unknown) => JSON.stringify(value)
 
@@ -45,16 +49,16 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
       Request: Schema.Struct({
         accountId: Schema.UUID,
         limit: Schema.Int,
-        after: Schema.NullOr(Schema.Struct({ createdAt: Schema.String, id: Schema.UUID }))
+        after: Schema.NullOr(CursorPosition)
       }),
-      Result: Document,
+      Result: ListedRow,
       execute: ({ accountId, after, limit }) =>
         after === null
           ? sql`
-              select * from documents where account_id = ${accountId} and status <> 'deleted'
+              select *, created_at::text as position_at from documents where account_id = ${accountId} and status <> 'deleted'
               order by created_at desc, id desc limit ${limit}`
           : sql`
-              select * from documents where account_id = ${accountId} and status <> 'deleted'
+              select *, created_at::text as position_at from documents where account_id = ${accountId} and status <> 'deleted'
                 and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)
               order by created_at desc, id desc limit ${limit}`
     })
@@ -67,9 +71,8 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
       lock: (id: string): Effect.Effect<Option.Option<Document>> => Effect.orDie(documentById(true)(id)),
       findRevision: (id: string): Effect.Effect<Option.Option<Revision>> => Effect.orDie(revisionById(id)),
 
-      /** A page of the owner's documents, newest first, after `after` (exclusive). */
-      list: (accountId: string, limit: number, after: ListPosition | null): Effect.Effect<ReadonlyArray<Document>> =>
-        Effect.orDie(listPage({ accountId, limit, after: after && { createdAt: after.createdAt.toISOString(), id: after.id } })),
+      /** A page of the owner's documents, newest first, after `after` (exclusive), each with its position. */
+      list: (accountId: string, limit: number, after: CursorPosition | null) => Effect.orDie(listPage({ accountId, limit, after })),
 
       insertDocument: (document: {
         id: string
@@ -82,7 +85,7 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
         sql`
           insert into documents (id, account_id, task_id, title, locale, status, created_at, updated_at, last_activity_at, expires_at)
           values (${document.id}, ${document.accountId}, ${document.taskId}, ${document.title}, ${document.locale}, 'active',
-                  date_trunc('milliseconds', now()), date_trunc('milliseconds', now()), now(),
+                  now(), now(), now(),
                   now() + ${document.windowSeconds} * interval '1 second')
           returning *`.pipe(Effect.flatMap(decodeDocument), Effect.orDie),
 

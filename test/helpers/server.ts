@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
 import { childEnv } from "./child-env.ts"
+import { TEST_SERVER_KEY } from "./server-key.ts"
 import type { TestContext } from "./tap.ts"
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef"
@@ -44,11 +45,8 @@ const commands = {
   ]
 } as const
 
-export const startServer = async (
-  t: TestContext | undefined,
-  env: Readonly<Record<string, string>>,
-  runtime: keyof typeof commands = "node"
-): Promise<RunningServer> => {
+/** `pressroom serve` spawned with the suite's defaults under `env`, on a fresh data folder unless `env` names one. */
+const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof commands) => {
   const dataDir = env.PRESSROOM_DATA_DIR ?? mkdtempSync(join(tmpdir(), "pressroom-server-"))
   const [command, ...args] = commands[runtime]
   const child = spawn(command, args, {
@@ -60,11 +58,22 @@ export const startServer = async (
       PRESSROOM_RENDER_WORKERS: "1",
       // As npm start and the serve task run it.
       MALLOC_MMAP_THRESHOLD_: "131072",
+      // PostgreSQL requires a server key; an embedded server makes its own in its data folder.
+      ...(env.DATABASE_URL ? { PRESSROOM_SERVER_KEY: TEST_SERVER_KEY } : {}),
       ...env,
       PRESSROOM_DATA_DIR: dataDir
     }),
     stdio: ["ignore", "pipe", "pipe"]
   })
+  return { child, dataDir }
+}
+
+export const startServer = async (
+  t: TestContext | undefined,
+  env: Readonly<Record<string, string>>,
+  runtime: keyof typeof commands = "node"
+): Promise<RunningServer> => {
+  const { child, dataDir } = spawnServe(env, runtime)
   let output = ""
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const url = await new Promise<string>((resolve, reject) => {
@@ -86,4 +95,21 @@ export const startServer = async (
   }
   t?.teardown(stop)
   return { url, dataDir, process: child, output: () => output, stop }
+}
+
+/**
+ * `pressroom serve` under `env` when it is expected to refuse to start: its exit code and what it
+ * wrote. A server that starts listening instead is stopped, and the test sees its output.
+ */
+export const refusedStart = async (env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> => {
+  const { child } = spawnServe(env, "node")
+  let output = ""
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString()
+    if (/Listening on /.test(output)) child.kill("SIGKILL")
+  }
+  child.stdout!.on("data", collect)
+  child.stderr!.on("data", collect)
+  const code = await new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)))
+  return { code, output }
 }

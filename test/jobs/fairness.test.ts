@@ -24,6 +24,7 @@ import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
 import { platformOver } from "../../src/platform.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
+import { TestServerKey } from "../helpers/server-key.ts"
 import { stubRenderer } from "../helpers/stub-renderer.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
@@ -191,7 +192,9 @@ const startProcess = async (t: TestContext, database: TestDatabase, workers: num
   )
   const stub = await Effect.runPromise(stubRenderer)
   const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer)).pipe(Layer.provide(Layer.setConfigProvider(config)))
+  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
+    Layer.provide(Layer.setConfigProvider(config))
+  )
   const runtime = ManagedRuntime.make(layer)
   t.teardown(() => runtime.dispose())
   // The platform starts with the first effect run in it: start its supervisor now.

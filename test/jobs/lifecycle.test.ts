@@ -28,6 +28,7 @@ import { platformOver } from "../../src/platform.ts"
 import { Outbox } from "../../src/webhooks/outbox.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
+import { TestServerKey } from "../helpers/server-key.ts"
 import { stubRenderer } from "../helpers/stub-renderer.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
@@ -64,7 +65,9 @@ const traces = (jobId: string) =>
 const withPlatform = async (t: TestContext, database: TestDatabase) => {
   const stub = await Effect.runPromise(stubRenderer)
   const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer)).pipe(Layer.provide(Layer.setConfigProvider(config)))
+  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
+    Layer.provide(Layer.setConfigProvider(config))
+  )
   const runtime = ManagedRuntime.make(layer)
   t.teardown(() => runtime.dispose())
   return { run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect), stub }

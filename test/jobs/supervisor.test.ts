@@ -5,9 +5,6 @@
  * a process paused past its lease cannot write a stale result.
  */
 import t from "tap"
-import { mkdtempSync, readdirSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import pg from "pg"
 import { convert, createAccount } from "../helpers/api.ts"
 import { freshDatabase, postgresServerUrl } from "../helpers/database.ts"
@@ -24,8 +21,7 @@ if (!postgresServerUrl) {
   t.teardown(() => db.end())
   const env = {
     ...database.env,
-    // Processes sharing a database share the artifact folder too.
-    PRESSROOM_DATA_DIR: mkdtempSync(join(tmpdir(), "pressroom-shared-")),
+    // Each process has a data folder of its own: the artifact bytes are in the database they share.
     PRESSROOM_JOB_LEASE_MS: "3000",
     PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: "1000"
   }
@@ -84,10 +80,7 @@ if (!postgresServerUrl) {
     t.equal((await query("select 1 from outbox_events where job_id = $1", [jobId])).length, 1, "one event")
   }
 
-  const storedFiles = () =>
-    readdirSync(join(env.PRESSROOM_DATA_DIR, "artifacts"))
-      .filter((name) => name.endsWith(".pdf"))
-      .sort()
+  const storedPdfs = async () => (await query<{ key: string }>("select key from artifact_blobs")).map((row) => row.key)
 
   await t.test("50 jobs on two processes complete exactly once", async (t) => {
     const [a, b] = await Promise.all([startServer(t, env), startServer(t, env)])
@@ -110,7 +103,7 @@ if (!postgresServerUrl) {
     t.same(summary, { jobs: 50, first_attempt: 50, artifacts: 50, processes: 2 }, "50 jobs, each run once, by both processes")
     t.same(await query("select state, count(*)::int as n from unit_reservations group by state"), [{ state: "committed", n: 50 }])
     t.equal((await query("select 1 from outbox_events where type = 'job.succeeded'")).length, 50, "one event per job")
-    t.equal(storedFiles().length, 50, "one stored PDF per artifact")
+    t.equal((await storedPdfs()).length, 50, "one stored PDF per artifact")
     await Promise.all([a.stop(), b.stop()])
   })
 
@@ -165,7 +158,7 @@ if (!postgresServerUrl) {
     await assertChargedOnce(t, jobId)
     await Promise.all([sleeper.stop(), other.stop()])
     t.equal(
-      storedFiles().length,
+      (await storedPdfs()).length,
       Number((await query("select count(*)::int as n from artifacts"))[0].n),
       "no orphan PDF: the stale bytes were removed"
     )

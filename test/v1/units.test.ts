@@ -4,9 +4,8 @@
  * document that cannot be typeset, a storage fault and a rate-limited request charge nothing.
  */
 import t from "tap"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { convert, createAccount, usageOf } from "../helpers/api.ts"
+import { breakArtifactWrites } from "../helpers/artifact-bytes.ts"
 import { forEachDatabase, freshDatabase } from "../helpers/database.ts"
 import { startServer } from "../helpers/server.ts"
 
@@ -115,14 +114,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("storage that cannot be written: retried, then 500 with the unit released", async (t) => {
     const account = await createAccount(server)
-    // The artifact folder becomes a file: every write fails, for any user.
-    const artifactsDir = join(server.dataDir, "artifacts")
-    rmSync(artifactsDir, { recursive: true, force: true })
-    writeFileSync(artifactsDir, "not a folder")
-    t.teardown(() => {
-      rmSync(artifactsDir, { force: true })
-      mkdirSync(artifactsDir, { recursive: true })
-    })
+    await breakArtifactWrites(t, server, database)
     const response = await convert(server, account.key, { markdown: "Doomed to be unsaved." })
     t.equal(response.status, 500)
     t.equal(response.error?.error.code, "internal_error")
