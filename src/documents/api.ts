@@ -31,7 +31,10 @@ import { DocumentResource, RevisionRecord } from "./document.ts"
 
 const contractVersion = Schema.Literal(CONTRACT_VERSION)
 
-export const RevisionOptions = Schema.Struct(looseFields(RenderOptions.fields)).annotations({ identifier: "RevisionOptions", ...strict })
+// Specification 2.5 lists three options for a revision; creativeAccent is v1's and a custom template's.
+const { creativeAccent: _, ...revisionOptions } = RenderOptions.fields
+
+export const RevisionOptions = Schema.Struct(looseFields(revisionOptions)).annotations({ identifier: "RevisionOptions", ...strict })
 
 export const RevisionSpec = Schema.Struct({
   locale: oneOf(LOCALES),

@@ -10,8 +10,18 @@ import { JobResponse } from "./api-schemas.ts"
 
 const JobPath = Schema.Struct({ jobId: Schema.UUID })
 
-/** Cancel takes no body, or `{}`. */
-export const CancelRequest = Schema.NullOr(Schema.Struct({}).annotations({ ...strict })).annotations({ identifier: "CancelRequest" })
+/**
+ * Cancel takes no body, or `{}`. An empty struct alone takes any value but null (an array, a
+ * number, `{"x":1}`: it has no property to be strict about), so the filter holds it to `{}`.
+ */
+const EmptyObject = Schema.Struct({}).pipe(
+  Schema.filter((value) => {
+    if (typeof value !== "object" || Array.isArray(value)) return "must be {} or no body"
+    const [unexpected] = Object.keys(value)
+    return unexpected === undefined || { path: [unexpected], message: "is unexpected" }
+  })
+)
+export const CancelRequest = Schema.NullOr(EmptyObject.annotations({ ...strict })).annotations({ identifier: "CancelRequest" })
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
