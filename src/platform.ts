@@ -94,4 +94,7 @@ export const EdgesLive = Layer.mergeAll(RenderService.Default, ArtifactStoreLive
   Layer.provideMerge(ServerKeyLive)
 )
 
+/** The edges a command that signs nothing needs (`pressroom audit`): no server key, so none is required of it. */
+export const UnkeyedEdgesLive = Layer.mergeAll(RenderService.Default, ArtifactStoreLive).pipe(Layer.provideMerge(MigratedDatabaseLive))
+
 export const PlatformLive = platformOver(EdgesLive)

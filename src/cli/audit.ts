@@ -12,7 +12,7 @@ import { ArtifactRepository } from "../artifacts/repository.ts"
 import { type AuditCheck, type AuditReport, auditJob } from "../audit.ts"
 import { DocumentStore } from "../documents/store.ts"
 import { JobStore } from "../jobs/job-store.ts"
-import { EdgesLive } from "../platform.ts"
+import { UnkeyedEdgesLive } from "../platform.ts"
 import { auditUsage, UsageError } from "./usage.ts"
 
 /** One document is rendered: one compiler worker, whatever the server's setting. */
@@ -20,7 +20,7 @@ const oneWorker = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "
   ConfigProvider.orElse(() => ConfigProvider.fromEnv())
 )
 
-const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(Layer.provideMerge(EdgesLive))
+const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(Layer.provideMerge(UnkeyedEdgesLive))
 
 const verdict = (check: AuditCheck): string => {
   if (check.match) return `match    ${check.recorded}`

@@ -142,7 +142,7 @@ await forEachDatabase(t, async (t, database) => {
       database,
       (sql) => sql`
         insert into revisions (id, document_id, sequence, markdown, source_bytes, source_sha256, spec, spec_sha256, created_at)
-        values (${revisionId}, ${documentId}, 1, null, 1, ${"0".repeat(64)}, '{}', ${"0".repeat(64)}, now()) returning id`
+        values (${revisionId}, ${documentId}, 1, null, 1, ${"0".repeat(64)}, '{"locale":"de","templateId":"executive"}', ${"0".repeat(64)}, now()) returning id`
     )
     await query(database, (sql) => sql`update jobs set document_id = ${documentId}, revision_id = ${revisionId} returning id`)
     const run = await audit(env, [jobId])
