@@ -1,8 +1,9 @@
 /**
- * `pressroom audit` as an operator runs it: a v1 conversion made by a real server, the server
- * stopped (the embedded database is one process's), then the job rendered again by the command on
- * the same database and artifact store. Every check matches; altered stored bytes, expired bytes,
- * a deleted source and an unknown job are reported with exit code 1, a malformed id with 2.
+ * `pressroom audit` as an operator runs it: a v1 conversion and v2 publications made by a real
+ * server, the server stopped (the embedded database is one process's), then the jobs rendered again
+ * by the command on the same database and artifact store. Every check matches; altered stored
+ * bytes, expired bytes, a document deleted with its source and an unknown job are reported with
+ * exit code 1, a malformed id with 2.
  */
 import t from "tap"
 import { SqlClient } from "@effect/sql"
@@ -17,6 +18,7 @@ import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
 import { PNG_1x1 } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
+import { mutate, newDocument, publish } from "../helpers/v2.ts"
 
 const bin = join(repositoryRoot, "bin", "pressroom.js")
 
@@ -64,13 +66,25 @@ await forEachDatabase(t, async (t, database) => {
     options: { pageNumbers: true, bodyTextColor: "#112233" }
   })
   t.equal(converted.status, 200)
+  // Two v2 publications: one of a document that stays, one of a document deleted afterwards.
+  const kept = await newDocument(server, owner.key, {
+    markdown: "# Kept\n\nA revision to audit.",
+    spec: { templateId: "academic", locale: "fr" }
+  })
+  const keptJob = (await publish(server, owner.key, kept.documentId, kept.revisionId)).body.job
+  const gone = await newDocument(server, owner.key, { markdown: "# Gone\n\nDeleted after its publication." })
+  const goneJob = (await publish(server, owner.key, gone.documentId, gone.revisionId)).body.job
+  t.equal(keptJob.status, "succeeded")
+  t.equal(goneJob.status, "succeeded")
+  t.equal((await mutate(server, "DELETE", `/api/v2/documents/${gone.documentId}`, owner.key)).status, 202)
   await server.stop()
 
   // The database and the artifact files the server used (on PostgreSQL the files are in its own folder).
   const env = { ...database.env, PRESSROOM_DATA_DIR: server.dataDir }
   const [job] = await query<{ id: string; storage_key: string }>(
     database,
-    (sql) => sql`select jobs.id, artifacts.storage_key from jobs join artifacts on artifacts.id = jobs.artifact_id`
+    (sql) =>
+      sql`select jobs.id, artifacts.storage_key from jobs join artifacts on artifacts.id = jobs.artifact_id where jobs.channel = 'rest_v1'`
   )
   const jobId = job!.id
 
@@ -122,32 +136,28 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("expired bytes are reported as gone", async (t) => {
-    await query(database, (sql) => sql`update artifacts set status = 'expired' returning id`)
+    await query(database, (sql) => sql`update artifacts set status = 'expired' where job_id = ${jobId} returning id`)
     const run = await audit(env, [jobId])
     t.equal(run.code, 1)
     t.match(run.stderr, /^pressroom audit: the artifact expired at .+: its bytes are gone\n$/)
     t.match(run.stdout, /^storedBytesSha256 +DIFFERS +recorded [0-9a-f]{64}, now null$/m)
   })
 
-  await t.test("a job whose revision's source was deleted with its document: source gone", async (t) => {
-    // The v2 tables as a deleted document leaves them: the revision keeps its hashes, not its markdown.
-    const [documentId, revisionId] = [randomUUID(), randomUUID()]
-    await query(
-      database,
-      (sql) => sql`
-        insert into documents (id, account_id, task_id, locale, status, created_at, updated_at, last_activity_at, expires_at, deleted_at)
-        values (${documentId}, ${owner.accountId}, 'audit', 'de', 'deleted', now(), now(), now(), now(), now()) returning id`
+  await t.test("a v2 publication rendered again from its revision matches", async (t) => {
+    const run = await audit(env, [keptJob.id, "--json"])
+    t.equal(run.code, 0, run.stderr)
+    const report = JSON.parse(run.stdout)
+    t.equal(report.match, true)
+    t.same(
+      report.checks.map((check: { name: string }) => check.name),
+      CHECKS
     )
-    await query(
-      database,
-      (sql) => sql`
-        insert into revisions (id, document_id, sequence, markdown, source_bytes, source_sha256, spec, spec_sha256, created_at)
-        values (${revisionId}, ${documentId}, 1, null, 1, ${"0".repeat(64)}, '{"locale":"de","templateId":"executive"}', ${"0".repeat(64)}, now()) returning id`
-    )
-    await query(database, (sql) => sql`update jobs set document_id = ${documentId}, revision_id = ${revisionId} returning id`)
-    const run = await audit(env, [jobId])
+  })
+
+  await t.test("a job whose document was deleted: source gone, nothing rendered", async (t) => {
+    const run = await audit(env, [goneJob.id])
     t.equal(run.code, 1)
-    t.match(run.stderr, new RegExp(`^pressroom audit: source gone: the source of revision ${revisionId} was deleted`))
+    t.match(run.stderr, new RegExp(`^pressroom audit: source gone: the source of revision ${gone.revisionId} was deleted`))
     t.notMatch(run.stdout, /manifestSha256/, "nothing is rendered")
   })
 
