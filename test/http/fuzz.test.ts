@@ -1,5 +1,6 @@
 /**
- * Any JSON body, on every endpoint that takes one, through a real server: bodies
+ * Any JSON body, on every endpoint that takes one (v1, v2 documents, revisions, previews and
+ * publications, custom templates, admin), through a real server: bodies
  * of the right shape whose strings come from every class of code point (controls with NUL, C1,
  * bidirectional controls, unpaired surrogates, pairs, noncharacters, combining marks, right-to-left
  * letters, Markdown syntax, very long runs), random JSON in place of fields, unknown keys, values
@@ -21,7 +22,7 @@ import type { TestContext } from "../helpers/tap.ts"
 
 const SEED = Number(process.env.PRESSROOM_FUZZ_SEED ?? 20_261_125)
 /** Bodies per endpoint: enough to meet every class, few enough that the file stays well under a minute. */
-const RUNS = { convert: 80, templates: 60, accounts: 60, keys: 60, creditPacks: 40 }
+const RUNS = { convert: 80, templates: 60, accounts: 60, keys: 60, creditPacks: 40, documents: 60, revisions: 40, renders: 40 }
 
 const codeUnit = (min: number, max: number) => fc.integer({ min, max }).map((unit) => String.fromCharCode(unit))
 const codePoint = (min: number, max: number) => fc.integer({ min, max }).map((point) => String.fromCodePoint(point))
@@ -142,6 +143,38 @@ const templateBody = bodies(
   })
 )
 
+/** A v2 revision (specification 2.5); `parentRevisionId` is mostly null or one of the document's. */
+const revisionShape = (parentRevisionId: string | null) =>
+  fc.record({
+    markdown: text,
+    parentRevisionId: fc.oneof({ weight: 3, arbitrary: fc.constant(parentRevisionId) }, fc.uuid(), text),
+    spec: fc.record(
+      {
+        locale: valueOr("en", "fr", "ar", "ja"),
+        templateId: valueOr("clean", "resume", "academic-proceedings", "book-literary"),
+        options: fc.record({ pageNumbers: optionsShape.pageNumbers, bodyTextColor: colour, headingTextColor: colour }, { requiredKeys: [] })
+      },
+      { requiredKeys: ["locale", "templateId"] }
+    )
+  })
+
+const documentBody = bodies(
+  fc.record({
+    taskId: fc.oneof({ weight: 3, arbitrary: fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,20}$/) }, text),
+    title: fc.oneof(fc.constant(null), text),
+    revision: revisionShape(null)
+  })
+)
+
+/** A preview's or publication's body: mostly the document's own revision. */
+const renderBody = (revisionId: string) =>
+  bodies(
+    fc.record({
+      revisionId: fc.oneof({ weight: 3, arbitrary: fc.constant(revisionId) }, fc.uuid(), text),
+      output: fc.record({ filename: valueOr("report.pdf", "Lettre d'été.pdf", "📄.pdf"), format: valueOr("pdf", "docx") })
+    })
+  )
+
 const accountBody = bodies(
   fc.record(
     {
@@ -195,7 +228,11 @@ await t.test(kind, async (t) => {
     PRESSROOM_RENDER_TIMEOUT_MS: "5000",
     PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: "100000",
     PRESSROOM_RATE_LIMIT_WRITE_PER_MINUTE: "100000",
-    PRESSROOM_RATE_LIMIT_READ_PER_MINUTE: "100000"
+    PRESSROOM_RATE_LIMIT_READ_PER_MINUTE: "100000",
+    PRESSROOM_RATE_LIMIT_PREVIEW_PER_MINUTE: "100000",
+    PRESSROOM_RATE_LIMIT_PUBLISH_PER_MINUTE: "100000",
+    // Previews and publications answer at once (202); their renders go on meanwhile.
+    PRESSROOM_SYNC_THRESHOLD_MS: "0"
   })
   const owner = await createAccount(server, { plan: "admin" })
   // Packs are refused (422) for an unlimited account such as the owner's.
@@ -260,6 +297,36 @@ await t.test(kind, async (t) => {
         authorization: `Bearer ${owner.key}`,
         "idempotency-key": `fuzz-${randomUUID()}-${suffix}`.trim()
       })
+    )
+  )
+
+  const document = await requestJson(server, "POST", "/api/v2/documents", {
+    token: owner.key,
+    headers: { "idempotency-key": `fuzz-${randomUUID()}` },
+    body: {
+      taskId: "fuzz",
+      title: null,
+      revision: { markdown: "# Fuzz", parentRevisionId: null, spec: { locale: "en", templateId: "clean" } }
+    }
+  })
+  const documentPath = `/api/v2/documents/${document.body.document.id}`
+  const revisionId: string = document.body.revision.id
+  const v2 = (path: string) => (body: unknown, suffix: string) =>
+    send("POST", path, body, { authorization: `Bearer ${owner.key}`, "idempotency-key": `fuzz-${randomUUID()}-${suffix}`.trim() })
+
+  await t.test("POST /api/v2/documents", (t) =>
+    fuzz(t, RUNS.documents, fc.tuple(documentBody, keySuffix), ([body, suffix]) => v2("/api/v2/documents")(body, suffix))
+  )
+
+  await t.test("POST /api/v2/documents/{documentId}/revisions", (t) =>
+    fuzz(t, RUNS.revisions, fc.tuple(bodies(revisionShape(revisionId)), keySuffix), ([body, suffix]) =>
+      v2(`${documentPath}/revisions`)(body, suffix)
+    )
+  )
+
+  await t.test("POST /api/v2/documents/{documentId}/previews and /publishes", (t) =>
+    fuzz(t, RUNS.renders, fc.tuple(renderBody(revisionId), keySuffix, fc.boolean()), ([body, suffix, final]) =>
+      v2(`${documentPath}/${final ? "publishes" : "previews"}`)(body, suffix)
     )
   )
 
