@@ -28,7 +28,10 @@ const checkRetention = (t: TestContext, retention: any, what: string) => {
   t.same(keys(retention), ["deleteRequestedAt", "deletedAt", "expiresAt", "policy"], `${what}: the Retention fields`)
   t.equal(retention.policy, "managed_default", `${what}: policy managed_default`)
   t.match(retention.expiresAt, TIMESTAMP, `${what}: expiresAt a timestamp`)
-  t.ok(isTimestampOrNull(retention.deleteRequestedAt) && isTimestampOrNull(retention.deletedAt), `${what}: deletion times null or timestamps`)
+  t.ok(
+    isTimestampOrNull(retention.deleteRequestedAt) && isTimestampOrNull(retention.deletedAt),
+    `${what}: deletion times null or timestamps`
+  )
 }
 
 /** Checks the whole body; answers it for further assertions. */
@@ -65,7 +68,10 @@ export const checkJobResponse = (t: TestContext, body: any) => {
   t.ok(["accepted", "queued", "running", "succeeded", "failed", "cancelled"].includes(job.status), `Job: status ${job.status}`)
   t.ok(Number.isInteger(job.attemptCount) && job.attemptCount >= 0 && job.attemptCount <= 100, "Job: attemptCount 0 to 100")
   t.match(job.acceptedAt, TIMESTAMP)
-  t.ok(["queuedAt", "startedAt", "completedAt"].every((field) => isTimestampOrNull(job[field])), "Job: times null or timestamps")
+  t.ok(
+    ["queuedAt", "startedAt", "completedAt"].every((field) => isTimestampOrNull(job[field])),
+    "Job: times null or timestamps"
+  )
   t.match(job.requestSha256, SHA256)
   checkRetention(t, job.retention, "Job")
 
