@@ -20,7 +20,9 @@ const oneWorker = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "
   ConfigProvider.orElse(() => ConfigProvider.fromEnv())
 )
 
-const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(Layer.provideMerge(UnkeyedEdgesLive))
+const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(
+  Layer.provideMerge(UnkeyedEdgesLive)
+)
 
 const verdict = (check: AuditCheck): string => {
   if (check.match) return `match    ${check.recorded}`

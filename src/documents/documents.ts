@@ -4,11 +4,12 @@
  * `deleting`, cancels its unfinished jobs and withdraws its artifacts, in one transaction;
  * `finishDeletion` then, once no job of it is still running, removes its artifacts' bytes, its
  * revisions' source and every job's copy of that source, and marks it `deleted`. The second step
- * runs right after the first and again from the sweeper, which also finishes deletions a crash
- * interrupted and deletes documents whose source window lapsed.
+ * runs right after the first, when the last running job of a deleting document ends (in every
+ * process, which the row lock serialises), and again from the sweeper, which also finishes
+ * deletions a crash interrupted and deletes documents whose source window lapsed.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Principal } from "../accounts/principal.ts"
 import { ArtifactRepository } from "../artifacts/repository.ts"
@@ -16,6 +17,7 @@ import { ArtifactStore } from "../artifacts/store.ts"
 import * as JobErrors from "../jobs/job-errors.ts"
 import { JobStore } from "../jobs/job-store.ts"
 import { JobLifecycle } from "../jobs/lifecycle.ts"
+import { JobSignals, SIGNALS } from "../jobs/signals.ts"
 import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/errors.ts"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { documentWindowSeconds } from "./config.ts"
@@ -41,7 +43,7 @@ const requireActive = (document: Document) =>
     : Effect.fail(new InvalidStateTransition({ currentState: document.status, expectedStates: ["active"] }))
 
 export class Documents extends Effect.Service<Documents>()("pressroom/Documents", {
-  effect: Effect.gen(function* () {
+  scoped: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const store = yield* DocumentStore
     const jobs = yield* JobStore
@@ -49,6 +51,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
     const artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
     const windowSeconds = yield* documentWindowSeconds
+    const signals = yield* JobSignals
 
     const owned = (principal: Principal, document: Option.Option<Document>) =>
       Option.isSome(document) && document.value.accountId === principal.accountId
@@ -112,6 +115,21 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           return yield* store.markDeleted(documentId)
         })
       )
+
+    // A job of a deleting document that ends may be the last one the deletion waits for.
+    const ended = yield* signals.subscribe(SIGNALS.jobEnded)
+    yield* Queue.take(ended).pipe(
+      Effect.flatMap(jobs.find),
+      Effect.flatMap((job) =>
+        Option.isSome(job) && job.value.documentId !== null ? store.find(job.value.documentId) : Effect.succeed(Option.none())
+      ),
+      Effect.flatMap((document) =>
+        Option.isSome(document) && document.value.status === "deleting" ? finishDeletion(document.value.id) : Effect.void
+      ),
+      Effect.catchAllCause((cause) => Effect.logWarning("deletion left to the sweeper", cause)),
+      Effect.forever,
+      Effect.forkScoped
+    )
 
     return {
       find,
