@@ -1,44 +1,60 @@
 /**
- * npm run bench:api — v1 convert through the whole platform (HTTP, authentication, rate limit,
+ * npm run bench:api — requests through the whole platform (HTTP, authentication, rate limit,
  * admission with its unit reservation, the supervisor, the render, artifact storage, completion
- * transaction, the PDF back), against the bare render of the same documents, on PGlite and on
- * PostgreSQL. Prints a Markdown table for docs/performance.md (the README keeps a summary).
+ * transaction, the answer) against the bare render of the same documents, on PGlite and on
+ * PostgreSQL. Prints Markdown tables for docs/performance.md (the README keeps a summary).
+ *
+ * Three operations: v1 convert of the one-page letter (the PDF in the answer), and v2 preview and
+ * publication of the two-page résumé (a JobResponse once the job has ended: the server waits up to
+ * PRESSROOM_SYNC_THRESHOLD_MS, here 60 s, so every answer is a finished job; a 202 or a job that
+ * did not succeed counts as an error). Every request renders something new: v1 a distinct variant
+ * of the letter per request, v2 a revision of its own per request (a pool of documents made before
+ * the run, each previewed or published once) with a fresh Idempotency-Key.
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
- * runs out) and rate limits out of the way; a 20 s warm-up, then autocannon at concurrency 1 and 4
- * for 20 s and 16 for 60 s, each request a distinct variant of the one-page letter so no render
- * is a replay. The bare render is the same documents through an in-process renderer with the same worker count,
- * sequentially (the baseline of concurrency 1), measured while no server runs. The server's own
- * mean render time in each run (from its metrics) shows how much of the difference is the render
- * slowed by the platform's work on the same cores rather than the platform itself.
+ * runs out) and rate limits out of the way; a 20 s warm-up, then for each operation autocannon at
+ * concurrency 1 and 4 for 20 s and 16 for 60 s. The bare render is the same documents through an
+ * in-process renderer with the same worker count, sequentially (the baseline of concurrency 1),
+ * measured while no server runs. The server's own mean render time in each run (from its metrics)
+ * shows how much of the difference is the render slowed by the platform's work on the same cores
+ * rather than the platform itself.
  *
  * PostgreSQL: PRESSROOM_BENCH_DATABASE_URL or PRESSROOM_TEST_DATABASE_URL names a server whose
  * user may create databases; without one the PostgreSQL rows are skipped.
  */
 import autocannon from "autocannon"
 import { availableParallelism, cpus } from "node:os"
-import { createAccount } from "../test/helpers/api.ts"
-import { freshDatabase, type DatabaseKind } from "../test/helpers/database.ts"
-import { startServer } from "../test/helpers/server.ts"
 import { Renderer } from "../src/render/renderer.ts"
+import { createAccount } from "../test/helpers/api.ts"
+import { type DatabaseKind, freshDatabase } from "../test/helpers/database.ts"
+import { type RunningServer, startServer } from "../test/helpers/server.ts"
+import { idempotencyKey, newDocument, renderBody } from "../test/helpers/v2.ts"
 import { documents, variant } from "./documents.ts"
 import { quantile } from "./stats.ts"
 
 const letter = documents().find((doc) => doc.name === "one-page letter")!
+const resume = documents().find((doc) => doc.name === "two-page resume")!
 const postgresUrl = process.env.PRESSROOM_BENCH_DATABASE_URL ?? process.env.PRESSROOM_TEST_DATABASE_URL
+const workers = availableParallelism()
+const RUNS = [
+  [1, 20],
+  [4, 20],
+  [16, 60]
+] as const
 
 let serial = 0
-const body = () => JSON.stringify({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
 
-const bareRender = async (): Promise<{ p50: number; p95: number }> => {
-  const renderer = await Renderer.create({ workers: availableParallelism(), timeoutMs: 30_000 })
+/** Median and p95 of sequential renders of distinct variants of `doc`, in process, with no server running. */
+const bareRender = async (doc: typeof letter): Promise<{ p50: number; p95: number }> => {
+  const renderer = await Renderer.create({ workers, timeoutMs: 30_000 })
   try {
+    const next = () => renderer.render({ markdown: variant(doc.markdown, ++serial), templateId: doc.templateId })
     const warmUntil = Date.now() + 8_000
-    while (Date.now() < warmUntil) await renderer.render({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
+    while (Date.now() < warmUntil) await next()
     const times: Array<number> = []
     for (let i = 0; i < 60; i++) {
       const start = performance.now()
-      await renderer.render({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
+      await next()
       times.push(performance.now() - start)
     }
     return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) }
@@ -47,7 +63,79 @@ const bareRender = async (): Promise<{ p50: number; p95: number }> => {
   }
 }
 
+/** One request of an operation: where it goes, what it sends, and whether its answer is a success. */
+interface Request {
+  readonly path: string
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+interface Operation {
+  readonly name: string
+  /** Prepares what `connections` clients can send for `seconds` (v2: the pool of revisions). */
+  readonly prepare: (server: RunningServer, key: string, connections: number, seconds: number) => Promise<() => Request>
+  readonly succeeded: (status: number, body: string) => boolean
+}
+
+const v1Convert: Operation = {
+  name: "v1 convert, letter",
+  prepare: async () => () => ({
+    path: "/api/v1/convert",
+    headers: {},
+    body: JSON.stringify({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
+  }),
+  succeeded: (status) => status === 200
+}
+
+/** As many résumé documents as `connections` clients could use in `seconds` at the bare render's pace, with slack. */
+const revisionPool = async (server: RunningServer, key: string, size: number) => {
+  const pool: Array<{ documentId: string; revisionId: string }> = []
+  const maker = async () => {
+    while (pool.length < size) {
+      const { documentId, revisionId } = await newDocument(server, key, {
+        markdown: variant(resume.markdown, ++serial),
+        spec: { templateId: resume.templateId },
+        title: "Bench résumé"
+      })
+      pool.push({ documentId, revisionId })
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, maker))
+  return pool
+}
+
+/** The job status of a JobResponse body, if it is one. */
+const jobStatusOf = (body: string): unknown => {
+  try {
+    return (JSON.parse(body) as { job?: { status?: unknown } }).job?.status
+  } catch {
+    return undefined
+  }
+}
+
+/** v2 previews or publications, each of a revision of its own, sized from the bare render. */
+const v2Render = (purpose: "previews" | "publishes", bareP50: number): Operation => ({
+  name: `v2 ${purpose === "previews" ? "preview" : "publish"}, résumé`,
+  prepare: async (server, key, connections, seconds) => {
+    const size = Math.ceil(((seconds * 1000 * Math.min(connections, workers)) / bareP50) * 1.2) + 20
+    const pool = await revisionPool(server, key, size)
+    let next = 0
+    return () => {
+      // Past the end of the pool a revision would be rendered a second time: the run says so.
+      const { documentId, revisionId } = pool[next++ % pool.length]!
+      if (next === pool.length + 1) console.error(`the pool of ${pool.length} revisions ran out: later requests repeat revisions`)
+      return {
+        path: `/api/v2/documents/${documentId}/${purpose}`,
+        headers: { "idempotency-key": idempotencyKey() },
+        body: JSON.stringify(renderBody(revisionId, "resume.pdf"))
+      }
+    }
+  },
+  succeeded: (status, body) => status === 200 && jobStatusOf(body) === "succeeded"
+})
+
 interface Run {
+  readonly operation: string
   readonly connections: number
   /** Mean wall-clock time of a render attempt inside the server during the run (its metrics). */
   readonly serverRender: number
@@ -70,61 +158,90 @@ const renderTotals = async (url: string) => {
   return { seconds: value("pressroom_render_duration_seconds_sum"), count: value("pressroom_render_duration_seconds_count") }
 }
 
-const load = async (url: string, key: string, connections: number, seconds: number): Promise<Run> => {
-  const before = await renderTotals(url)
-  const run = await autocannonRun(url, key, connections, seconds)
-  const after = await renderTotals(url)
+const load = async (server: RunningServer, key: string, operation: Operation, connections: number, seconds: number): Promise<Run> => {
+  const next = await operation.prepare(server, key, connections, seconds)
+  const before = await renderTotals(server.url)
+  const run = await autocannonRun(server.url, key, operation, next, connections, seconds)
+  const after = await renderTotals(server.url)
   return { ...run, serverRender: ((after.seconds - before.seconds) * 1000) / Math.max(1, after.count - before.count) }
 }
 
-const autocannonRun = (url: string, key: string, connections: number, seconds: number): Promise<Omit<Run, "serverRender">> =>
+const autocannonRun = (
+  url: string,
+  key: string,
+  operation: Operation,
+  next: () => Request,
+  connections: number,
+  seconds: number
+): Promise<Omit<Run, "serverRender">> =>
   new Promise((resolve, reject) => {
     const times: Array<number> = []
+    let failed = 0
     const instance = autocannon(
       {
-        url: `${url}/api/v1/convert`,
+        url,
         method: "POST",
         connections,
         duration: seconds,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }]
+        requests: [
+          {
+            setupRequest: (request) => {
+              const { path, headers, body } = next()
+              return {
+                ...request,
+                path,
+                body,
+                headers: { ...request.headers, ...headers, authorization: `Bearer ${key}`, "content-type": "application/json" }
+              }
+            },
+            onResponse: (status, body) => {
+              if (!operation.succeeded(status, body)) failed++
+            }
+          }
+        ]
       },
       (error, result) => {
         if (error) return reject(error)
         resolve({
+          operation: operation.name,
           connections,
           seconds,
           p50: quantile(times, 0.5),
           p95: quantile(times, 0.95),
           perSecond: result.requests.total / seconds,
           requests: result.requests.total,
-          errors: result.errors + result.timeouts + result.non2xx
+          errors: result.errors + result.timeouts + failed
         })
       }
     )
     instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime))
   })
 
-const benchDatabase = async (kind: DatabaseKind) => {
+const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Operation>) => {
   const database = await freshDatabase(kind, postgresUrl)
+  const unlimited = "10000000"
   const server = await startServer(undefined, {
     ...database.env,
-    PRESSROOM_RENDER_WORKERS: String(availableParallelism()),
-    PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: "10000000"
+    PRESSROOM_RENDER_WORKERS: String(workers),
+    PRESSROOM_SYNC_THRESHOLD_MS: "60000",
+    PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: unlimited,
+    PRESSROOM_RATE_LIMIT_PREVIEW_PER_MINUTE: unlimited,
+    PRESSROOM_RATE_LIMIT_PUBLISH_PER_MINUTE: unlimited,
+    PRESSROOM_RATE_LIMIT_WRITE_PER_MINUTE: unlimited,
+    PRESSROOM_RATE_LIMIT_READ_PER_MINUTE: unlimited
   })
   try {
     const account = await createAccount(server, { plan: "admin" })
     // Warm-up: workers, templates, connections, and time for V8 to finish optimising both
     // WebAssembly modules (Typst's and PGlite's) on background threads, which otherwise take
-    // CPU from the first measured run.
-    await autocannonRun(server.url, account.key, 2, 20)
+    // CPU from the first measured run; then a short one of each operation, for its code paths.
+    for (const [i, operation] of operations.entries()) {
+      const seconds = i === 0 ? 20 : 5
+      await autocannonRun(server.url, account.key, operation, await operation.prepare(server, account.key, 2, seconds), 2, seconds)
+    }
     const runs: Array<Run> = []
-    for (const [connections, seconds] of [
-      [1, 20],
-      [4, 20],
-      [16, 60]
-    ] as const) {
-      runs.push(await load(server.url, account.key, connections, seconds))
+    for (const operation of operations) {
+      for (const [connections, seconds] of RUNS) runs.push(await load(server, account.key, operation, connections, seconds))
     }
     return runs
   } finally {
@@ -133,24 +250,27 @@ const benchDatabase = async (kind: DatabaseKind) => {
   }
 }
 
-const bare = await bareRender()
+const bare = { letter: await bareRender(letter), resume: await bareRender(resume) }
+const operations = [v1Convert, v2Render("previews", bare.resume.p50), v2Render("publishes", bare.resume.p50)]
+const bareOf = (operation: string) => (operation.startsWith("v1") ? bare.letter : bare.resume)
 const kinds: Array<DatabaseKind> = postgresUrl ? ["pglite", "postgres"] : ["pglite"]
-const results = new Map<DatabaseKind, Array<Run>>()
-for (const kind of kinds) results.set(kind, await benchDatabase(kind))
+const runs: Array<Run & { kind: DatabaseKind }> = []
+for (const kind of kinds) for (const run of await benchDatabase(kind, operations)) runs.push({ ...run, kind })
 
 const ms = (value: number) => `${value.toFixed(1)} ms`
 console.log(
-  `\nv1 convert, one-page letter (${cpus()[0]?.model ?? "cpu"}, ${availableParallelism()} cores, ${availableParallelism()} render workers), ${new Date().toISOString().slice(0, 10)}\n`
+  `\n${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? "cpu"}, ${workers} cores, ${workers} render workers, Node ${process.version}\n`
 )
-console.log(`Bare render (in process, sequential): p50 ${ms(bare.p50)}, p95 ${ms(bare.p95)}\n`)
 console.log(
-  "| database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |"
+  `Bare render (in process, sequential): letter p50 ${ms(bare.letter.p50)}, p95 ${ms(bare.letter.p95)}; résumé p50 ${ms(bare.resume.p50)}, p95 ${ms(bare.resume.p95)}\n`
 )
-console.log("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-for (const [kind, runs] of results) {
-  for (const run of runs) {
-    console.log(
-      `| ${kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${run.connections === 1 ? `+${ms(run.p50 - bare.p50)}` : "—"} |`
-    )
-  }
+console.log(
+  "| operation | database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |"
+)
+console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+for (const run of runs) {
+  const over = run.connections === 1 ? `+${ms(run.p50 - bareOf(run.operation).p50)}` : ""
+  console.log(
+    `| ${run.operation} | ${run.kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${over} |`
+  )
 }
