@@ -6,7 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import { Authentication } from "../accounts/security.ts"
 import { CONTRACT_VERSION, withErrors } from "../shared/error-responses.ts"
-import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound, RateLimited } from "../shared/errors.ts"
+import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound, RateLimited, ServiceUnavailable } from "../shared/errors.ts"
 import { Retention } from "../shared/retention.ts"
 
 const ArtifactPath = Schema.Struct({ artifactId: Schema.UUID })
@@ -52,7 +52,7 @@ export class ArtifactsApi extends HttpApiGroup.make("artifacts")
         )
         .annotate(OpenApi.Summary, "Create an artifact download link (scope documents.read); nothing is stored or charged"),
       "v2",
-      [Forbidden, NotFound, ArtifactExpired, RateLimited],
+      [Forbidden, NotFound, ArtifactExpired, RateLimited, ServiceUnavailable],
       [400]
     )
   )

@@ -11,5 +11,10 @@ export class Notifications extends Context.Tag("pressroom/Notifications")<
   {
     /** Payloads sent on `channel` from now on, by this process or any other on the same database. */
     readonly listen: (channel: string) => Stream.Stream<string, SqlError>
+    /**
+     * An element each time listening resumes after the connection was lost: notifications sent
+     * meanwhile never arrive, so a subscriber looks again for what it waits for.
+     */
+    readonly resumed: Stream.Stream<void>
   }
 >() {}

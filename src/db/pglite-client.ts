@@ -79,7 +79,9 @@ export const layer = (options: PgliteOptions): Layer.Layer<SqlClient.SqlClient |
               }),
               (unlisten) => Effect.promise(() => unlisten()).pipe(Effect.ignore)
             )
-          )
+          ),
+        // In process: nothing to lose, so nothing to resume.
+        resumed: Stream.never
       })
       return Context.make(SqlClient.SqlClient, client).pipe(Context.add(Notifications, notifications))
     })

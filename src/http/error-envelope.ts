@@ -4,13 +4,14 @@
  * The handlers read the body through request-body.ts (413, 415, malformed or too deeply nested
  * JSON), after authentication. A domain error (shared/errors.ts) is written in its API's
  * envelope, a schema failure is 400, an unknown path 404, a known path with the wrong method 405
- * with `Allow`, a path parameter the router cannot take 400, and anything else 500 with nothing of
- * its cause (the cause goes to the log).
+ * with `Allow`, a path parameter the router cannot take 400, a database that cannot be reached 503
+ * with `Retry-After`, and anything else 500 with nothing of its cause (the cause goes to the log).
  */
 import { HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, ParseResult } from "effect"
 import { randomUUID } from "node:crypto"
+import { isDatabaseUnreachable } from "../db/unreachable.ts"
 import { Metrics } from "../ops/metrics.ts"
 import { type Dialect, dialectOf, errorBody } from "../shared/error-responses.ts"
 import {
@@ -20,11 +21,15 @@ import {
   isPressroomError,
   NotFound,
   type PressroomError,
-  publishingError
+  publishingError,
+  ServiceUnavailable
 } from "../shared/errors.ts"
 import { closeAfterEarlyAnswer } from "./connections.ts"
 import { bodyRefusal, checkedBody } from "./request-body.ts"
 import type { RouteTable } from "./route-table.ts"
+
+/** How soon a client may retry when the database was unreachable: the pool reconnects on its next use. */
+const DATABASE_RETRY_AFTER_SECONDS = 2
 
 export const errorResponse = (error: PressroomError, correlationId: string, dialect: Dialect) =>
   HttpServerResponse.unsafeJson(errorBody(error, correlationId, dialect), {
@@ -58,6 +63,10 @@ const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerReques
           ? new InvalidRequest({ status: 405, message: "the method is not allowed on this resource", allow })
           : new NotFound({ resource: "route" })
       }
+    }
+    if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
+      yield* Effect.logWarning("request failed: the database is unreachable", cause)
+      return new ServiceUnavailable({ message: "the database is unavailable; retry", retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
     }
     yield* Effect.logError("request failed", cause)
     return new InternalError()

@@ -43,6 +43,9 @@ interface RunningJob {
  */
 const IDLE_RECHECK = Duration.seconds(30)
 
+/** How soon a slot asks again after the database could not answer its claim. */
+const CLAIM_RETRY = Duration.seconds(1)
+
 export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervisor", {
   scoped: Effect.gen(function* () {
     const config = yield* supervisorConfig
@@ -92,6 +95,8 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
               onSome: ({ cancelRequested }) => (cancelRequested ? stop("cancelled") : Effect.void)
             })
           ),
+          // A heartbeat the database missed is not the end of the lease: the next may still be in time.
+          Effect.catchAllCause((cause) => Effect.logWarning("a heartbeat failed", cause)),
           Effect.forever,
           Effect.fork
         )
@@ -167,9 +172,13 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
 
     const slot = Effect.gen(function* () {
       while (accepting) {
-        const claim = yield* store.claim(owner, config.leaseMs)
-        if (Option.isSome(claim)) {
-          yield* attempt(claim.value).pipe(Effect.catchAllCause((cause) => Effect.logError("job attempt failed unexpectedly", cause)))
+        const claim = yield* Effect.either(Effect.sandbox(store.claim(owner, config.leaseMs)))
+        if (Either.isLeft(claim)) {
+          // The database could not answer (it is away): the slot must not end; it asks again soon.
+          yield* Effect.logWarning("claiming failed; trying again in 1 s", claim.left)
+          yield* Effect.sleep(CLAIM_RETRY)
+        } else if (Option.isSome(claim.right)) {
+          yield* attempt(claim.right.value).pipe(Effect.catchAllCause((cause) => Effect.logError("job attempt failed unexpectedly", cause)))
         } else {
           yield* idle
         }
