@@ -25,7 +25,7 @@ const EventTypes = Schema.Array(oneOf(EVENT_TYPES)).pipe(
 export const CreateWebhookRequest = Schema.Struct({
   endpoint: Schema.String.pipe(Schema.maxLength(MAX_ENDPOINT_LENGTH)).annotations({
     description: `an https:// URL of at most ${MAX_ENDPOINT_LENGTH} characters`,
-    jsonSchema: { format: "uri" }
+    jsonSchema: { format: "uri", maxLength: MAX_ENDPOINT_LENGTH }
   }),
   eventTypes: EventTypes.annotations({ description: "1 to 3 distinct event types" }),
   description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160)))).annotations({
