@@ -33,6 +33,8 @@ import { loadServerKey, makeServerKey, ServerKey } from "./shared/server-key.ts"
 import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
 import { Outbox } from "./webhooks/outbox.ts"
+import { SubscriptionStore } from "./webhooks/store.ts"
+import { WebhookSubscriptions } from "./webhooks/subscriptions.ts"
 
 /** What the platform stands on. */
 export type Edges = SqlClient.SqlClient | Notifications | RenderService | ArtifactStore | ServerKey
@@ -44,6 +46,7 @@ const Foundation = Layer.mergeAll(
   Idempotency.Default,
   CustomTemplates.Default,
   Outbox.Default,
+  SubscriptionStore.Default,
   JobStore.Default,
   JobSignals.Default,
   DocumentStore.Default,
@@ -53,7 +56,14 @@ const Foundation = Layer.mergeAll(
 
 /** The platform over `edges`, built once each (services are composed here, not by their own dependencies). */
 export const platformOver = <E, R>(edges: Layer.Layer<Edges, E, R>) =>
-  Layer.mergeAll(Jobs.Default, Supervisor.Default, Sweeper.Default, Admission.Default, JobResponses.Default).pipe(
+  Layer.mergeAll(
+    Jobs.Default,
+    Supervisor.Default,
+    Sweeper.Default,
+    Admission.Default,
+    JobResponses.Default,
+    WebhookSubscriptions.Default
+  ).pipe(
     Layer.provideMerge(Documents.Default),
     Layer.provideMerge(JobLifecycle.Default),
     // Metrics reads the renderer's worker replacements: built above the edges, it gets the one

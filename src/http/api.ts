@@ -10,6 +10,7 @@ import { DocumentsApi } from "../documents/api.ts"
 import { JobsApi } from "../jobs/api.ts"
 import { OpsApi } from "../ops/api.ts"
 import { TemplatesApi } from "../templates/api.ts"
+import { WebhooksApi } from "../webhooks/api.ts"
 import { describeHeaders } from "./openapi-headers.ts"
 
 export class PressroomApi extends HttpApi.make("pressroom")
@@ -19,6 +20,7 @@ export class PressroomApi extends HttpApi.make("pressroom")
   .add(ArtifactsApi)
   .add(ArtifactLinksApi)
   .add(TemplatesApi)
+  .add(WebhooksApi)
   .add(AdminApi)
   .add(OpsApi)
   .annotate(OpenApi.Title, "Pressroom")

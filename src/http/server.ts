@@ -15,6 +15,7 @@ import { DocumentsHandlers } from "../documents/http.ts"
 import { JobsHandlers } from "../jobs/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
+import { WebhooksHandlers } from "../webhooks/http.ts"
 import { PressroomApi } from "./api.ts"
 import { connectionConfig, listenConfig } from "./config.ts"
 import { answerClientError } from "./connections.ts"
@@ -39,6 +40,7 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
     ArtifactsHandlers,
     ArtifactLinksHandlers,
     TemplatesHandlers,
+    WebhooksHandlers,
     AdminHandlers
   ]),
   Layer.provide(AuthenticationLive)

@@ -26,7 +26,22 @@ export interface IdempotentRequest {
   readonly pathParams: object
   /** The validated request body. */
   readonly body: unknown
+  /**
+   * How a response body that holds a secret is kept: sealed when saved, opened when replayed, so
+   * the record holds nothing a reader of the database could use (a webhook signing secret).
+   */
+  readonly sealing?: ResponseSealing
 }
+
+export interface ResponseSealing {
+  readonly seal: (body: string) => string
+  readonly open: (sealed: string) => string
+}
+
+const sealed = (outcome: SavedOutcome, sealing: ResponseSealing | undefined, direction: keyof ResponseSealing): SavedOutcome =>
+  outcome._tag === "response" && sealing && outcome.response.body !== null
+    ? { _tag: "response", response: { ...outcome.response, body: sealing[direction](outcome.response.body) } }
+    : outcome
 
 export interface IdempotencyOptions {
   /** How long a duplicate waits for the request in progress before 409 (contract: 10 s). */
@@ -43,8 +58,10 @@ const LAST_POLL_MS = 1_000
  */
 const isTransient = (error: PressroomError) => [429, 503].includes(publishingError(error).httpStatus)
 
-const replay = (outcome: SavedOutcome) =>
-  outcome._tag === "response" ? Effect.succeed(replayResponse(outcome.response)) : Effect.fail(replayError(outcome.error))
+const replay = (saved: SavedOutcome, sealing: ResponseSealing | undefined) => {
+  const outcome = sealed(saved, sealing, "open")
+  return outcome._tag === "response" ? Effect.succeed(replayResponse(outcome.response)) : Effect.fail(replayError(outcome.error))
+}
 
 const make = (options: IdempotencyOptions) =>
   Effect.gen(function* () {
@@ -73,9 +90,9 @@ const make = (options: IdempotencyOptions) =>
      * of leaving it in progress until it expires (every retry would wait and get 409 for a day):
      * the client still gets the outcome, and a retry executes afresh.
      */
-    const save = (scope: RecordScope, outcome: SavedOutcome) =>
+    const save = (scope: RecordScope, outcome: SavedOutcome, sealing: ResponseSealing | undefined) =>
       records
-        .complete(scope, outcome)
+        .complete(scope, sealed(outcome, sealing, "seal"))
         .pipe(
           Effect.catchAllDefect((defect) =>
             Effect.zipRight(
@@ -93,6 +110,7 @@ const make = (options: IdempotencyOptions) =>
     const executeOwned = <E extends PressroomError, R>(
       scope: RecordScope,
       requestSha256: string,
+      sealing: ResponseSealing | undefined,
       execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.uninterruptible(
@@ -100,12 +118,12 @@ const make = (options: IdempotencyOptions) =>
           const exit = yield* Effect.exit(execute(requestSha256))
           if (Exit.isSuccess(exit)) {
             const response = yield* captureResponse(exit.value).pipe(Effect.tapDefect(() => records.release(scope)))
-            yield* save(scope, { _tag: "response", response })
+            yield* save(scope, { _tag: "response", response }, sealing)
             return exit.value
           }
           const failure = Cause.failureOption(exit.cause)
           const saved = Option.isSome(failure) && !isTransient(failure.value) && Option.isNone(Cause.dieOption(exit.cause))
-          yield* saved ? save(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) }) : records.release(scope)
+          yield* saved ? save(scope, { _tag: "error", error: captureError(Option.getOrThrow(failure)) }, sealing) : records.release(scope)
           return yield* exit
         })
       )
@@ -118,11 +136,12 @@ const make = (options: IdempotencyOptions) =>
     const claimAndExecute = <E extends PressroomError, R>(
       scope: RecordScope,
       requestSha256: string,
+      sealing: ResponseSealing | undefined,
       execute: (requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.uninterruptible(
         Effect.flatMap(records.claim(scope, requestSha256, ttlSeconds), (won) =>
-          won ? Effect.asSome(executeOwned(scope, requestSha256, execute)) : Effect.succeedNone
+          won ? Effect.asSome(executeOwned(scope, requestSha256, sealing, execute)) : Effect.succeedNone
         )
       )
 
@@ -134,7 +153,7 @@ const make = (options: IdempotencyOptions) =>
         const { accountId } = yield* CurrentPrincipal
         const scope: RecordScope = { accountId, operation: request.operation, key: request.key }
         const requestSha256 = jcsSha256({ operation: request.operation, pathParams: request.pathParams, body: request.body })
-        const owned = yield* claimAndExecute(scope, requestSha256, execute)
+        const owned = yield* claimAndExecute(scope, requestSha256, request.sealing, execute)
         if (Option.isSome(owned)) return owned.value
 
         // Another request holds the key. Subscribe before looking, so no change goes unseen.
@@ -147,7 +166,7 @@ const make = (options: IdempotencyOptions) =>
               const record = yield* records.find(scope)
               if (Option.isNone(record)) {
                 // Released after a transient failure or a defect, or just expired: try to own it.
-                const owned = yield* claimAndExecute(scope, requestSha256, execute)
+                const owned = yield* claimAndExecute(scope, requestSha256, request.sealing, execute)
                 if (Option.isSome(owned)) return owned.value
                 continue
               }
@@ -156,7 +175,7 @@ const make = (options: IdempotencyOptions) =>
                   new IdempotencyConflict({ message: "the Idempotency-Key was already used with a different request", inProgress: false })
                 )
               }
-              if (Option.isSome(record.value.outcome)) return yield* replay(record.value.outcome.value)
+              if (Option.isSome(record.value.outcome)) return yield* replay(record.value.outcome.value, request.sealing)
               const remaining = deadline - (yield* Clock.currentTimeMillis)
               if (remaining <= 0) {
                 return yield* Effect.fail(

@@ -5,22 +5,12 @@ import { Authentication } from "../accounts/security.ts"
 import { IdempotencyKeyHeader } from "../idempotency/key.ts"
 import { withErrors } from "../shared/error-responses.ts"
 import { Forbidden, IdempotencyConflict, InvalidStateTransition, NotFound, RateLimited } from "../shared/errors.ts"
-import { strict } from "../shared/request-values.ts"
+import { EmptyObject, strict } from "../shared/request-values.ts"
 import { JobResponse } from "./api-schemas.ts"
 
 const JobPath = Schema.Struct({ jobId: Schema.UUID })
 
-/**
- * Cancel takes no body, or `{}`. An empty struct alone takes any value but null (an array, a
- * number, `{"x":1}`: it has no property to be strict about), so the filter holds it to `{}`.
- */
-const EmptyObject = Schema.Struct({}).pipe(
-  Schema.filter((value) => {
-    if (typeof value !== "object" || Array.isArray(value)) return "must be {} or no body"
-    const [unexpected] = Object.keys(value)
-    return unexpected === undefined || { path: [unexpected], message: "is unexpected" }
-  })
-)
+/** Cancel takes no body, or `{}`. */
 export const CancelRequest = Schema.NullOr(EmptyObject.annotations({ ...strict })).annotations({ identifier: "CancelRequest" })
 
 export class JobsApi extends HttpApiGroup.make("jobs")

@@ -10,6 +10,21 @@ import { InvalidRequest } from "./errors.ts"
 /** Parse options of a request body: an unknown property is a malformed request. */
 export const strict = { parseOptions: { onExcessProperty: "error" } } as const
 
+/**
+ * `{}`, the body of an operation that takes none or an empty object (cancel, rotate, disable). An
+ * empty struct alone takes any value but null (an array, a number, `{"x":1}`: it has no property
+ * to be strict about), so the filter holds it to `{}`.
+ */
+export const EmptyObject = Schema.Struct({})
+  .pipe(
+    Schema.filter((value) => {
+      if (typeof value !== "object" || Array.isArray(value)) return "must be {} or no body"
+      const [unexpected] = Object.keys(value)
+      return unexpected === undefined || { path: [unexpected], message: "is unexpected" }
+    })
+  )
+  .annotations({ identifier: "EmptyObject", jsonSchema: { type: "object", maxProperties: 0 } })
+
 /** A string whose allowed values the document lists; any string passes the request schema. */
 export const oneOf = (values: ReadonlyArray<string>, description?: string) =>
   Schema.String.annotations({ ...(description ? { description } : {}), jsonSchema: { type: "string", enum: values } })

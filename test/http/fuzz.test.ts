@@ -1,6 +1,6 @@
 /**
  * Any JSON body, on every endpoint that takes one (v1, v2 documents, revisions, previews and
- * publications, custom templates, admin), through a real server: bodies
+ * publications, custom templates, webhook subscriptions, admin), through a real server: bodies
  * of the right shape whose strings come from every class of code point (controls with NUL, C1,
  * bidirectional controls, unpaired surrogates, pairs, noncharacters, combining marks, right-to-left
  * letters, Markdown syntax, very long runs), random JSON in place of fields, unknown keys, values
@@ -22,7 +22,17 @@ import type { TestContext } from "../helpers/tap.ts"
 
 const SEED = Number(process.env.PRESSROOM_FUZZ_SEED ?? 20_261_125)
 /** Bodies per endpoint: enough to meet every class, few enough that the file stays well under a minute. */
-const RUNS = { convert: 80, templates: 60, accounts: 60, keys: 60, creditPacks: 40, documents: 60, revisions: 40, renders: 40 }
+const RUNS = {
+  convert: 80,
+  templates: 60,
+  accounts: 60,
+  keys: 60,
+  creditPacks: 40,
+  documents: 60,
+  revisions: 40,
+  renders: 40,
+  webhooks: 60
+}
 
 const codeUnit = (min: number, max: number) => fc.integer({ min, max }).map((unit) => String.fromCharCode(unit))
 const codePoint = (min: number, max: number) => fc.integer({ min, max }).map((point) => String.fromCodePoint(point))
@@ -211,6 +221,20 @@ const keyBody = bodies(
   )
 )
 
+const webhookBody = bodies(
+  fc.record(
+    {
+      endpoint: fc.oneof(
+        { weight: 3, arbitrary: text.map((path) => `https://hooks.example.com/${path}`) },
+        { weight: 1, arbitrary: valueOr("https://hooks.example.com/", "http://hooks.example.com/", "https://[::1]/", "https://") }
+      ),
+      eventTypes: fc.array(valueOr("job.succeeded", "job.failed", "job.cancelled"), { maxLength: 4 }),
+      description: fc.oneof(fc.constant(null), text)
+    },
+    { requiredKeys: ["endpoint", "eventTypes"] }
+  )
+)
+
 /**
  * The end of an Idempotency-Key: printable Latin-1, what a header can carry. Each request puts a
  * fresh uuid before it, so no request (a shrinking step's included) replays another.
@@ -231,6 +255,8 @@ await t.test(kind, async (t) => {
     PRESSROOM_RATE_LIMIT_READ_PER_MINUTE: "100000",
     PRESSROOM_RATE_LIMIT_PREVIEW_PER_MINUTE: "100000",
     PRESSROOM_RATE_LIMIT_PUBLISH_PER_MINUTE: "100000",
+    // Every accepted subscription is created, rather than refused at the cap.
+    PRESSROOM_WEBHOOK_MAX_SUBSCRIPTIONS: "100000",
     // Previews and publications answer at once (202); their renders go on meanwhile.
     PRESSROOM_SYNC_THRESHOLD_MS: "0"
   })
@@ -328,6 +354,10 @@ await t.test(kind, async (t) => {
     fuzz(t, RUNS.renders, fc.tuple(renderBody(revisionId), keySuffix, fc.boolean()), ([body, suffix, final]) =>
       v2(`${documentPath}/${final ? "publishes" : "previews"}`)(body, suffix)
     )
+  )
+
+  await t.test("POST /api/v2/webhooks", (t) =>
+    fuzz(t, RUNS.webhooks, fc.tuple(webhookBody, keySuffix), ([body, suffix]) => v2("/api/v2/webhooks")(body, suffix))
   )
 
   await t.test("POST /admin/v1/accounts", (t) =>

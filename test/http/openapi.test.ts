@@ -172,6 +172,25 @@ t.test("a running server against its own document", async (t) => {
     body: { revisionId, output }
   })
 
+  // Webhook subscriptions: each operation's success and its usual refusals.
+  const webhook = await v2("create webhook", "/api/v2/webhooks", "POST", "/api/v2/webhooks", {
+    endpoint: "https://hooks.example.com/pressroom",
+    eventTypes: ["job.succeeded"]
+  })
+  const webhookId = webhook.body.subscription.id as string
+  const webhookPath = "/api/v2/webhooks/{webhookId}"
+  await v2("create webhook 422", "/api/v2/webhooks", "POST", "/api/v2/webhooks", {
+    endpoint: "http://x.example/",
+    eventTypes: ["job.failed"]
+  })
+  await v2("create webhook 400", "/api/v2/webhooks", "POST", "/api/v2/webhooks", { endpoint: "https://x.example/", eventTypes: [] })
+  await v2("list webhooks", "/api/v2/webhooks", "GET", "/api/v2/webhooks")
+  await v2("rotate secret", `${webhookPath}/rotate-secret`, "POST", `/api/v2/webhooks/${webhookId}/rotate-secret`, {})
+  await v2("rotate an unknown webhook", `${webhookPath}/rotate-secret`, "POST", `/api/v2/webhooks/${randomUUID()}/rotate-secret`)
+  await v2("disable webhook", `${webhookPath}/disable`, "POST", `/api/v2/webhooks/${webhookId}/disable`, {})
+  await v2("disable a disabled webhook", `${webhookPath}/disable`, "POST", `/api/v2/webhooks/${webhookId}/disable`, {})
+  await call("list webhooks without its scope", "/api/v2/webhooks", "GET", "/api/v2/webhooks", { token: readOnly.body.secret })
+
   await call("healthz", "/healthz", "GET", "/healthz")
   await call("readyz", "/readyz", "GET", "/readyz")
   const pdf = await callConvert("convert", secret, { markdown: "# Documented\n\nTruthfully." })
@@ -221,7 +240,12 @@ t.test("a running server against its own document", async (t) => {
       "get /api/v2/jobs/{jobId}": [200, 400, 401, 403, 404, 429],
       "post /api/v2/jobs/{jobId}/cancel": [200, 202, 400, 401, 403, 404, 409, 413, 415, 429],
       "get /api/v2/artifacts/{artifactId}/download": [200, 304, 400, 401, 403, 404, 410, 429, 503],
-      "post /api/v2/artifacts/{artifactId}/links": [201, 400, 401, 403, 404, 410, 429, 503]
+      "post /api/v2/artifacts/{artifactId}/links": [201, 400, 401, 403, 404, 410, 429, 503],
+      "post /api/v2/webhooks": [201, 400, 401, 403, 409, 413, 415, 422, 429],
+      // HttpApi declares 400 on every endpoint, even one without parameters (as on the templates' list).
+      "get /api/v2/webhooks": [200, 400, 401, 403, 429],
+      "post /api/v2/webhooks/{webhookId}/rotate-secret": [200, 400, 401, 403, 404, 409, 413, 415, 429],
+      "post /api/v2/webhooks/{webhookId}/disable": [200, 400, 401, 403, 404, 409, 413, 415, 429]
     }
     const mutations = new Set([
       "post /api/v2/documents",
@@ -229,7 +253,10 @@ t.test("a running server against its own document", async (t) => {
       "post /api/v2/documents/{documentId}/revisions",
       "post /api/v2/documents/{documentId}/previews",
       "post /api/v2/documents/{documentId}/publishes",
-      "post /api/v2/jobs/{jobId}/cancel"
+      "post /api/v2/jobs/{jobId}/cancel",
+      "post /api/v2/webhooks",
+      "post /api/v2/webhooks/{webhookId}/rotate-secret",
+      "post /api/v2/webhooks/{webhookId}/disable"
     ])
     for (const [operation, statuses] of Object.entries(expected)) {
       const [method, path] = operation.split(" ") as [string, string]
@@ -250,6 +277,15 @@ t.test("a running server against its own document", async (t) => {
         t.equal(schema?.format, "uuid", `${operation}: ${name} is a uuid`)
       }
     }
+    // A response that shows a signing secret may not be cached; one that does not says nothing.
+    const cacheControl = (operation: string, status: number) => {
+      const [method, path] = operation.split(" ") as [string, string]
+      return document.paths[path]?.[method]?.responses?.[String(status)]?.headers?.["Cache-Control"]?.schema?.enum
+    }
+    t.same(cacheControl("post /api/v2/webhooks", 201), ["no-store"], "create webhook: Cache-Control no-store")
+    t.same(cacheControl("post /api/v2/webhooks/{webhookId}/rotate-secret", 200), ["no-store"], "rotate secret: Cache-Control no-store")
+    t.equal(cacheControl("get /api/v2/webhooks", 200), undefined, "list webhooks: no secret, no Cache-Control")
+    t.equal(cacheControl("post /api/v2/webhooks/{webhookId}/disable", 200), undefined, "disable webhook: no Cache-Control")
     const listParameters = (document.paths["/api/v2/documents"].get.parameters as Array<{ in: string; name: string }>).filter(
       (parameter) => parameter.in === "query"
     )

@@ -1,0 +1,147 @@
+/**
+ * Webhook subscriptions (specification 2.15 to 2.17, Table B; contract sections 5 and 10): create,
+ * list, rotate the secret, disable. The request is strict (an unknown member is 400), and so are
+ * its length and count rules (400); an endpoint that is not an https URL and an unknown event type
+ * are content (422), checked by the handler.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../accounts/security.ts"
+import { IdempotencyKeyHeader } from "../idempotency/key.ts"
+import { CONTRACT_VERSION, withErrors } from "../shared/error-responses.ts"
+import { Forbidden, IdempotencyConflict, InvalidStateTransition, NotFound, RateLimited } from "../shared/errors.ts"
+import { EmptyObject, oneOf, strict } from "../shared/request-values.ts"
+import { Timestamp } from "../shared/timestamp.ts"
+import { EVENT_TYPES } from "./outbox.ts"
+
+export const MAX_ENDPOINT_LENGTH = 2048
+
+const EventTypes = Schema.Array(oneOf(EVENT_TYPES)).pipe(
+  Schema.minItems(1),
+  Schema.maxItems(3),
+  Schema.filter((types) => new Set(types).size === types.length || "must not repeat an event type", { jsonSchema: { uniqueItems: true } })
+)
+
+export const CreateWebhookRequest = Schema.Struct({
+  endpoint: Schema.String.pipe(Schema.maxLength(MAX_ENDPOINT_LENGTH)).annotations({
+    description: `an https:// URL of at most ${MAX_ENDPOINT_LENGTH} characters`,
+    jsonSchema: { format: "uri", maxLength: MAX_ENDPOINT_LENGTH }
+  }),
+  eventTypes: EventTypes.annotations({ description: "1 to 3 distinct event types" }),
+  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160)))).annotations({
+    description: "1 to 160 characters, or null (the default)"
+  })
+}).annotations({ identifier: "CreateWebhookRequest", ...strict })
+export type CreateWebhookRequest = typeof CreateWebhookRequest.Type
+
+export const WebhookSubscription = Schema.Struct({
+  id: Schema.UUID,
+  endpoint: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  eventTypes: Schema.Array(Schema.Literal(...EVENT_TYPES)),
+  status: Schema.Literal("active", "disabled"),
+  disabledAt: Schema.NullOr(Timestamp),
+  currentSecretVersion: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  currentSecretFingerprint: Schema.String.pipe(Schema.pattern(/^[a-f0-9]{16}$/)).annotations({
+    description: "the first 16 hexadecimal characters of the SHA-256 of the current signing secret"
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}).annotations({ identifier: "WebhookSubscription" })
+
+export const WebhookSecret = Schema.Struct({
+  version: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+  fingerprint: Schema.String.pipe(Schema.pattern(/^[a-f0-9]{16}$/)),
+  signingSecret: Schema.String.pipe(Schema.pattern(/^whsec_[A-Za-z0-9+/]{43}=$/)).annotations({
+    description: "whsec_ and the base64 of 32 random bytes; shown only in this response"
+  }),
+  createdAt: Timestamp
+}).annotations({ identifier: "WebhookSecret" })
+
+const contractVersion = Schema.Literal(CONTRACT_VERSION)
+
+export const WebhookCreated = Schema.Struct({ contractVersion, secret: WebhookSecret, subscription: WebhookSubscription }).annotations({
+  identifier: "WebhookCreated"
+})
+export const WebhookList = Schema.Struct({ contractVersion, subscriptions: Schema.Array(WebhookSubscription) }).annotations({
+  identifier: "WebhookList",
+  description: "The owner's subscriptions, newest first, disabled ones included; no secret."
+})
+export const WebhookRotated = Schema.Struct({ contractVersion, secret: WebhookSecret, subscriptionId: Schema.UUID }).annotations({
+  identifier: "WebhookRotated"
+})
+export const WebhookDisabled = Schema.Struct({ contractVersion, subscription: WebhookSubscription }).annotations({
+  identifier: "WebhookDisabled"
+})
+
+/** Rotate and disable take no body, or `{}`. */
+export const NoBody = Schema.NullOr(EmptyObject.annotations({ ...strict })).annotations({ identifier: "NoBody" })
+
+const WebhookPath = Schema.Struct({ webhookId: Schema.UUID })
+
+const replayNote =
+  "A replay of the same Idempotency-Key and body answers the saved response, secret included, with Idempotency-Replayed: true."
+const notActive = "409 when the subscription is disabled (invalid_state_transition) or the Idempotency-Key was used for another request."
+
+export class WebhooksApi extends HttpApiGroup.make("webhooks")
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("create", "/api/v2/webhooks")
+        .setHeaders(IdempotencyKeyHeader)
+        .setPayload(CreateWebhookRequest)
+        .addSuccess(
+          WebhookCreated.annotations({
+            description: `Created and active; the full signingSecret is shown here only. Cache-Control: no-store. ${replayNote}`
+          }),
+          { status: 201 }
+        )
+        .annotate(
+          OpenApi.Summary,
+          "Create a webhook subscription (scope webhooks.manage); 422 past PRESSROOM_WEBHOOK_MAX_SUBSCRIPTIONS active ones"
+        ),
+      "v2",
+      [Forbidden, IdempotencyConflict, RateLimited],
+      [400, 413, 415, 422]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.get("list", "/api/v2/webhooks")
+        .addSuccess(WebhookList)
+        .annotate(OpenApi.Summary, "List webhook subscriptions (scope webhooks.manage)"),
+      "v2",
+      [Forbidden, RateLimited]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("rotateSecret", "/api/v2/webhooks/:webhookId/rotate-secret")
+        .setPath(WebhookPath)
+        .setHeaders(IdempotencyKeyHeader)
+        .setPayload(NoBody)
+        .addSuccess(
+          WebhookRotated.annotations({
+            description: `The new secret, of the next version; the previous one also signs for PRESSROOM_WEBHOOK_ROTATION_OVERLAP_SECONDS (24 h). Cache-Control: no-store. ${replayNote}`
+          })
+        )
+        .annotate(OpenApi.Summary, `Rotate a webhook subscription's signing secret (scope webhooks.manage); ${notActive}`),
+      "v2",
+      [Forbidden, NotFound, IdempotencyConflict, InvalidStateTransition, RateLimited],
+      [400, 413, 415]
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.post("disable", "/api/v2/webhooks/:webhookId/disable")
+        .setPath(WebhookPath)
+        .setHeaders(IdempotencyKeyHeader)
+        .setPayload(NoBody)
+        .addSuccess(WebhookDisabled.annotations({ description: `Disabled: disabledAt is set and updatedAt changes. ${replayNote}` }))
+        .annotate(OpenApi.Summary, `Disable a webhook subscription (scope webhooks.manage); ${notActive}`),
+      "v2",
+      [Forbidden, NotFound, IdempotencyConflict, InvalidStateTransition, RateLimited],
+      [400, 413, 415]
+    )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Webhooks") {}

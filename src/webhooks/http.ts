@@ -1,0 +1,114 @@
+/**
+ * The webhook subscription endpoints, each admitted by `Admission` (scope webhooks.manage, rate
+ * class read for the list and write for the rest, and for a mutation its Idempotency-Key), then a
+ * call of `WebhookSubscriptions`. The responses that show a secret (create, rotate) carry
+ * `Cache-Control: no-store`, and their idempotency records keep them sealed.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect, type Schema } from "effect"
+import { Admission } from "../admission/admission.ts"
+import { PressroomApi } from "../http/api.ts"
+import { CONTRACT_VERSION } from "../shared/error-responses.ts"
+import { WebhookCreated, WebhookDisabled, WebhookRotated } from "./api.ts"
+import type { Subscription } from "./subscription.ts"
+import { checkSubscription } from "./subscription-request.ts"
+import { WebhookSubscriptions, type WithSecret } from "./subscriptions.ts"
+
+const toResource = (subscription: Subscription) => ({
+  id: subscription.id,
+  endpoint: subscription.endpoint,
+  description: subscription.description,
+  eventTypes: subscription.eventTypes as ReadonlyArray<"job.succeeded" | "job.failed" | "job.cancelled">,
+  status: subscription.status,
+  disabledAt: subscription.disabledAt?.toISOString() ?? null,
+  currentSecretVersion: subscription.secretVersion,
+  currentSecretFingerprint: subscription.secretFingerprint,
+  createdAt: subscription.createdAt.toISOString(),
+  updatedAt: subscription.updatedAt.toISOString()
+})
+
+/** The secret object (specification 2.16): the only place the full secret is shown. */
+const toSecret = ({ subscription, signingSecret }: WithSecret) => ({
+  version: subscription.secretVersion,
+  fingerprint: subscription.secretFingerprint,
+  signingSecret,
+  createdAt: subscription.secretCreatedAt.toISOString()
+})
+
+/** A response built here rather than by the endpoint, so that `Idempotency` can save it with its headers. */
+const json = <A, I>(schema: Schema.Schema<A, I>, body: NoInfer<A>, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.schemaJson(schema)(body, { status, headers }).pipe(Effect.orDie)
+
+const noStore = { "cache-control": "no-store" }
+
+export const WebhooksHandlers = HttpApiBuilder.group(PressroomApi, "webhooks", (handlers) =>
+  Effect.gen(function* () {
+    const admission = yield* Admission
+    const subscriptions = yield* WebhookSubscriptions
+    const sealing = subscriptions.savedResponses
+
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        admission.mutate(
+          "webhooks.manage",
+          "write",
+          { operation: "webhooks.create", key: headers["idempotency-key"], pathParams: {}, body: payload, sealing },
+          ({ accountId }) =>
+            checkSubscription(payload).pipe(
+              Effect.flatMap((definition) => subscriptions.create(accountId, definition)),
+              Effect.flatMap((created) =>
+                json(
+                  WebhookCreated,
+                  { contractVersion: CONTRACT_VERSION, secret: toSecret(created), subscription: toResource(created.subscription) },
+                  201,
+                  noStore
+                )
+              )
+            )
+        )
+      )
+      .handle("list", () =>
+        Effect.flatMap(admission.admit("webhooks.manage", "read"), ({ accountId }) =>
+          Effect.map(subscriptions.list(accountId), (list) => ({ contractVersion: CONTRACT_VERSION, subscriptions: list.map(toResource) }))
+        )
+      )
+      .handle("rotateSecret", ({ headers, path, payload }) =>
+        admission.mutate(
+          "webhooks.manage",
+          "write",
+          {
+            operation: "webhooks.rotateSecret",
+            key: headers["idempotency-key"],
+            pathParams: { webhookId: path.webhookId },
+            body: payload ?? {},
+            sealing
+          },
+          ({ accountId }) =>
+            Effect.flatMap(subscriptions.rotate(accountId, path.webhookId), (rotated) =>
+              json(
+                WebhookRotated,
+                { contractVersion: CONTRACT_VERSION, secret: toSecret(rotated), subscriptionId: rotated.subscription.id },
+                200,
+                noStore
+              )
+            )
+        )
+      )
+      .handle("disable", ({ headers, path, payload }) =>
+        admission.mutate(
+          "webhooks.manage",
+          "write",
+          {
+            operation: "webhooks.disable",
+            key: headers["idempotency-key"],
+            pathParams: { webhookId: path.webhookId },
+            body: payload ?? {}
+          },
+          ({ accountId }) =>
+            Effect.flatMap(subscriptions.disable(accountId, path.webhookId), (subscription) =>
+              json(WebhookDisabled, { contractVersion: CONTRACT_VERSION, subscription: toResource(subscription) }, 200)
+            )
+        )
+      )
+  })
+)
