@@ -17,9 +17,15 @@ export interface NewArtifact {
 }
 
 /** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
+const lifetime = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
+  )
+
 export const retentionConfig = Config.all({
-  previewTtlSeconds: Config.integer("PRESSROOM_PREVIEW_TTL_SECONDS").pipe(Config.withDefault(900)),
-  finalTtlSeconds: Config.integer("PRESSROOM_FINAL_TTL_SECONDS").pipe(Config.withDefault(604_800))
+  previewTtlSeconds: lifetime("PRESSROOM_PREVIEW_TTL_SECONDS", 900),
+  finalTtlSeconds: lifetime("PRESSROOM_FINAL_TTL_SECONDS", 604_800)
 })
 
 /** The storage key of an artifact's bytes: its id, so that nothing a client sends reaches a path. */

@@ -36,7 +36,8 @@ export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers
               const job = yield* jobs.find(principal, path.jobId)
               yield* requireScope(job.purpose === "final" ? "documents.render" : "documents.preview")
               const after = yield* jobs.cancel(principal, job.id, threshold)
-              return yield* responses.response(after, after.status === "cancelled" ? 200 : 202)
+              // 200 once the job has ended (cancelled, or done before the cancel reached its render), 202 while it runs.
+              return yield* responses.response(after)
             })
         )
       )

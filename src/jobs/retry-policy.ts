@@ -39,7 +39,14 @@ export const worstCaseMs = (renderTimeoutMs: number, slackMs: number): number =>
 export const supervisorConfig = Config.all({
   concurrency: Config.map(rendererConfig, (renderer) => renderer.workers),
   renderTimeoutMs: Config.map(rendererConfig, (renderer) => renderer.timeoutMs),
-  leaseMs: Config.integer("PRESSROOM_JOB_LEASE_MS").pipe(Config.withDefault(15_000)),
+  // A heartbeat every third of the lease: below a few hundred milliseconds it would be most of the work.
+  leaseMs: Config.integer("PRESSROOM_JOB_LEASE_MS").pipe(
+    Config.withDefault(15_000),
+    Config.validate({ message: "PRESSROOM_JOB_LEASE_MS must be at least 300", validation: (n) => n >= 300 })
+  ),
   /** How long SIGTERM waits for running renders before handing their jobs back. */
-  shutdownGraceMs: Config.integer("PRESSROOM_SHUTDOWN_GRACE_MS").pipe(Config.withDefault(20_000))
+  shutdownGraceMs: Config.integer("PRESSROOM_SHUTDOWN_GRACE_MS").pipe(
+    Config.withDefault(20_000),
+    Config.validate({ message: "PRESSROOM_SHUTDOWN_GRACE_MS must be 0 or more", validation: (n) => n >= 0 })
+  )
 })

@@ -33,18 +33,15 @@ export class JobSignals extends Effect.Service<JobSignals>()("pressroom/JobSigna
         Effect.forkScoped
       )
     }
-    // Listening resumed after a lost connection: a job queued meanwhile was announced to no one,
-    // so the slots look at the queue now rather than at their next recheck. (A cancel missed
-    // meanwhile is seen by the running job's heartbeat; an ending, by the admission's wait
-    // timing out and the sweeper.)
-    yield* notifications.resumed.pipe(
-      Stream.runForEach(() => PubSub.publish(hubs.get(SIGNALS.jobQueued)!, "")),
-      Effect.forkScoped
-    )
     return {
       publishLocal: (signal: Signal, payload: string) => PubSub.publish(hubs.get(signal)!, payload).pipe(Effect.asVoid),
       /** A queue of the signal's payloads from now on, for the caller's scope. */
-      subscribe: (signal: Signal): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(signal)!)
+      subscribe: (signal: Signal): Effect.Effect<Queue.Dequeue<string>, never, Scope.Scope> => PubSub.subscribe(hubs.get(signal)!),
+      /**
+       * An element each time listening resumed after a lost connection: every signal sent
+       * meanwhile was lost, so a subscriber looks again for what it waits for.
+       */
+      resumed: notifications.resumed
     } as const
   })
 }) {}

@@ -14,7 +14,7 @@
  * - the lease was lost (paused or partitioned process): nothing is written; the job is someone else's;
  * - shutdown outlasted the grace period: the job goes back to the queue for another process.
  */
-import { Duration, Effect, Either, Fiber, Option, Queue } from "effect"
+import { Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import { storageKeyOf } from "../artifacts/repository.ts"
@@ -64,6 +64,14 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const wake = yield* Queue.sliding<void>(config.concurrency)
     const queued = yield* signals.subscribe(SIGNALS.jobQueued)
     yield* Queue.take(queued).pipe(Effect.zipRight(Queue.offer(wake, undefined)), Effect.forever, Effect.forkScoped)
+    // Jobs queued while notifications were lost were announced to no one: every slot looks now,
+    // rather than at its next recheck. (A cancel missed meanwhile is seen by the running job's
+    // heartbeat.)
+    const everySlot = Array.from({ length: config.concurrency }, () => undefined)
+    yield* signals.resumed.pipe(
+      Stream.runForEach(() => Queue.offerAll(wake, everySlot)),
+      Effect.forkScoped
+    )
 
     const cancels = yield* signals.subscribe(SIGNALS.cancelRequested)
     yield* Queue.take(cancels).pipe(

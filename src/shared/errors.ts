@@ -206,6 +206,9 @@ export class ArtifactExpired extends Schema.TaggedError<ArtifactExpired>()(
 }
 
 /** Stored bytes are temporarily unreadable. */
+/** How soon a download whose bytes were unreadable may be tried again. */
+const ARTIFACT_RETRY_AFTER_SECONDS = 5
+
 export class ArtifactUnavailable extends Schema.TaggedError<ArtifactUnavailable>()(
   "ArtifactUnavailable",
   {},
@@ -326,7 +329,8 @@ export const publishingError = (error: PressroomError): PublishingError => {
     case "ArtifactExpired":
       return published("artifact_expired", 410, error.message, false)
     case "ArtifactUnavailable":
-      return published("artifact_unavailable", 503, error.message, true)
+      // Every 503 says when to retry (specification: Retry-After on 429 and 503).
+      return published("artifact_unavailable", 503, error.message, true, { retryAfterSeconds: ARTIFACT_RETRY_AFTER_SECONDS })
     case "ServiceUnavailable":
       return published("service_unavailable", 503, error.message, true, { retryAfterSeconds: error.retryAfterSeconds })
     case "InternalError":
