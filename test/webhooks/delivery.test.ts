@@ -5,7 +5,8 @@
  * Shown: job.succeeded for a preview and a final (body fields, data.artifact), job.failed and
  * job.cancelled with data.job.error; only subscribed types and the owner's jobs; nothing for a v1
  * convert; a retry after a 500 with the same webhook-id and a new signature; a redirect not
- * followed, tried on the schedule, then given up; a 410 disables the subscription; both secrets
+ * followed, tried on the schedule, then given up; a timeout is a failure; disabling drops pending
+ * retries; a 410 disables the subscription; both secrets
  * sign during a rotation's overlap; a disabled subscription hears nothing more.
  */
 import { mkdtempSync } from "node:fs"
@@ -32,6 +33,7 @@ t.test("webhook deliveries", (t) =>
       NODE_EXTRA_CA_CERTS: receiver.caFile,
       PRESSROOM_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
       PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0,1,1",
+      PRESSROOM_WEBHOOK_TIMEOUT_MS: "1500",
       PRESSROOM_RENDER_TIMEOUT_MS: "2000",
       PRESSROOM_SYNC_THRESHOLD_MS: "0"
     })
@@ -167,6 +169,30 @@ t.test("webhook deliveries", (t) =>
       t.ok(second!.receivedAt - first!.receivedAt >= 900, "after the schedule's delay")
       await sleep(2500)
       t.equal(receiver.at("/flaky").length, 2, "nothing more once delivered")
+    })
+
+    await t.test("a timeout counts as a failure and is retried", async (t) => {
+      const owner = await createAccount(server)
+      const { secret } = await subscribe(owner, "/slow")
+      receiver.answer("/slow", (n) => (n === 1 ? "hang" : { status: 204 }))
+      await render(owner)
+      const [first, second] = await receiver.awaitAt("/slow", 2)
+      t.equal(second!.headers["webhook-id"], first!.headers["webhook-id"], "the same delivery")
+      t.ok(second!.receivedAt - first!.receivedAt >= 2400, "after the 1.5 s timeout and the 1 s delay")
+      t.equal(verify(secret, second!).type, "job.succeeded")
+      await sleep(2000)
+      t.equal(receiver.at("/slow").length, 2, "delivered by the second attempt")
+    })
+
+    await t.test("disabling a subscription drops its pending retries", async (t) => {
+      const owner = await createAccount(server)
+      const subscription = await subscribe(owner, "/failing")
+      receiver.answer("/failing", () => ({ status: 503 }))
+      await render(owner)
+      await receiver.awaitAt("/failing", 1)
+      t.equal((await mutate(server, "POST", `/api/v2/webhooks/${subscription.id}/disable`, owner.key, {})).status, 200)
+      await sleep(3000)
+      t.equal(receiver.at("/failing").length, 1, "no retry after the disable")
     })
 
     await t.test("a redirect is not followed: a failure, retried on the schedule, then given up", async (t) => {
