@@ -56,14 +56,18 @@ create trigger outbox_events_announce
   for each row execute function pressroom_announce_outbox_event();
 
 -- New pending deliveries wake every process's delivery fibers: once per statement, since one
--- fan-out writes many and any fiber may take any of them.
+-- fan-out writes many and any fiber may take any of them; not at all for a fan-out that wrote
+-- none (events of v1 jobs, owners without subscriptions).
 create function pressroom_announce_deliveries() returns trigger language plpgsql as $$
 begin
-  perform pg_notify('pressroom_webhook_deliveries', '');
+  if exists (select 1 from written where status = 'pending') then
+    perform pg_notify('pressroom_webhook_deliveries', '');
+  end if;
   return null;
 end
 $$;
 
 create trigger webhook_deliveries_announce
   after insert on webhook_deliveries
+  referencing new table as written
   for each statement execute function pressroom_announce_deliveries();
