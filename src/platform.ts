@@ -32,6 +32,8 @@ import { RenderService } from "./render/service.ts"
 import { loadServerKey, makeServerKey, ServerKey } from "./shared/server-key.ts"
 import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
+import { DeliveryStore } from "./webhooks/delivery-store.ts"
+import { Dispatcher } from "./webhooks/dispatcher.ts"
 import { Outbox } from "./webhooks/outbox.ts"
 import { SubscriptionStore } from "./webhooks/store.ts"
 import { WebhookSubscriptions } from "./webhooks/subscriptions.ts"
@@ -47,6 +49,7 @@ const Foundation = Layer.mergeAll(
   CustomTemplates.Default,
   Outbox.Default,
   SubscriptionStore.Default,
+  DeliveryStore.Default,
   JobStore.Default,
   JobSignals.Default,
   DocumentStore.Default,
@@ -60,6 +63,7 @@ export const platformOver = <E, R>(edges: Layer.Layer<Edges, E, R>) =>
     Jobs.Default,
     Supervisor.Default,
     Sweeper.Default,
+    Dispatcher.Default,
     Admission.Default,
     JobResponses.Default,
     WebhookSubscriptions.Default

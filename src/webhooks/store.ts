@@ -95,6 +95,7 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
           (rows) => rows[0]!
         ),
 
+      /** Disables the subscription and drops its pending deliveries (in the caller's transaction). */
       disable: (id: string): Effect.Effect<Subscription> =>
         Effect.map(
           subscriptions(sql`
@@ -102,6 +103,12 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
             where id = ${id}
             returning ${columns}`),
           (rows) => rows[0]!
+        ).pipe(
+          Effect.tap(() =>
+            sql`
+              update webhook_deliveries set status = 'dropped', lease_owner = null, lease_expires_at = null, updated_at = now()
+              where subscription_id = ${id} and status = 'pending'`.pipe(Effect.orDie)
+          )
         )
     } as const
   })

@@ -1,0 +1,203 @@
+/**
+ * The `webhook_deliveries` table and the outbox's fan-out into it. Every write about an attempt
+ * is fenced: it names the claim's lease owner and attempt number and the `pending` state, so an
+ * attempt whose lease lapsed (and was taken again by another process) or whose subscription was
+ * disabled meanwhile (its deliveries dropped) changes nothing.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { SealedSecrets } from "./secrets.ts"
+
+/** How many outbox events one fan-out transaction takes. */
+const FAN_OUT_BATCH = 100
+
+/** A claimed attempt: what to send, where, and with which secrets. */
+export interface ClaimedDelivery {
+  readonly id: string
+  readonly attempt: number
+  readonly eventType: string
+  readonly eventCreatedAt: Date
+  /** The event's `data`, written with the job's terminal state. */
+  readonly data: unknown
+  readonly endpoint: string
+  readonly subscription: SealedSecrets
+}
+
+/** What an attempt left to record: the endpoint's status code, or why there was none. */
+export interface AttemptRecord {
+  readonly statusCode: number | null
+  readonly reason: string | null
+  readonly durationMs: number
+  readonly excerpt: string | null
+}
+
+/** What becomes of a claimed delivery after its attempt. */
+export type Ending =
+  | { readonly _tag: "delivered" }
+  /** Tried again `delaySeconds` from now. */
+  | { readonly _tag: "retry"; readonly delaySeconds: number }
+  /** The schedule is exhausted. */
+  | { readonly _tag: "failed" }
+  /** The endpoint answered 410: the subscription goes. */
+  | { readonly _tag: "gone" }
+
+export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/DeliveryStore", {
+  effect: Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    /** Disables the subscription if it is active and drops its pending deliveries. */
+    const disableSubscription = (subscriptionId: string) =>
+      Effect.zipRight(
+        sql`
+          update webhook_subscriptions set status = 'disabled', disabled_at = now(), updated_at = now()
+          where id = ${subscriptionId} and status = 'active'`,
+        dropPending(subscriptionId)
+      )
+    const dropPending = (subscriptionId: string) =>
+      sql`
+        update webhook_deliveries set status = 'dropped', lease_owner = null, lease_expires_at = null, updated_at = now()
+        where subscription_id = ${subscriptionId} and status = 'pending'`
+
+    return {
+      /**
+       * Takes up to a batch of undispatched events (skipping those another process holds) and, in
+       * one transaction, writes a pending delivery, due `firstDelaySeconds` from now, for each
+       * subscription of the job's owner that existed and was not disabled when the event was
+       * written and lists its type (dropped at once when it has been disabled since), then marks
+       * the events dispatched. Events of v1 jobs get no delivery: v1 answers in the request.
+       * Returns how many deliveries it wrote, and how many events it took.
+       */
+      fanOut: (firstDelaySeconds: number): Effect.Effect<{ events: number; deliveries: number }> =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const events = yield* sql<{ id: string }>`
+                select id from outbox_events where dispatched_at is null
+                order by created_at limit ${FAN_OUT_BATCH} for update skip locked`
+              if (events.length === 0) return { events: 0, deliveries: 0 }
+              const ids = events.map((event) => event.id)
+              const written = yield* sql<{ id: string }>`
+                insert into webhook_deliveries (id, event_id, subscription_id, account_id, job_id, event_type, status,
+                  next_attempt_at, created_at, updated_at)
+                select gen_random_uuid(), e.id, s.id, e.account_id, e.job_id, e.type,
+                  case when s.status = 'active' then 'pending' else 'dropped' end,
+                  now() + make_interval(secs => ${firstDelaySeconds}), now(), now()
+                from outbox_events e
+                join jobs j on j.id = e.job_id and j.channel = 'rest_v2'
+                join webhook_subscriptions s on s.account_id = e.account_id
+                  and s.created_at <= e.created_at and (s.disabled_at is null or s.disabled_at > e.created_at)
+                  and s.event_types @> jsonb_build_array(e.type)
+                where ${sql.in("e.id", ids)}
+                on conflict (event_id, subscription_id) do nothing
+                returning id`
+              yield* sql`update outbox_events set dispatched_at = now() where ${sql.in("id", ids)}`
+              return { events: events.length, deliveries: written.length }
+            })
+          )
+          .pipe(Effect.orDie),
+
+      /**
+       * Claims the due pending delivery due longest ago that no live lease holds, for `leaseMs`,
+       * counting the attempt; none when nothing is due.
+       */
+      claim: (owner: string, leaseMs: number): Effect.Effect<ClaimedDelivery | undefined> =>
+        Effect.gen(function* () {
+          const claimed = yield* sql<{ id: string }>`
+            update webhook_deliveries set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
+              attempt_count = attempt_count + 1, updated_at = now()
+            where id = (
+              select id from webhook_deliveries
+              where status = 'pending' and next_attempt_at <= now() and (lease_expires_at is null or lease_expires_at <= now())
+              order by next_attempt_at limit 1
+              for update skip locked)
+            returning id`
+          if (claimed.length === 0) return undefined
+          const rows = yield* sql<{
+            id: string
+            attempt_count: number
+            event_type: string
+            event_created_at: Date
+            payload: unknown
+            endpoint: string
+            subscription_id: string
+            secret_version: number
+            secret_sealed: string
+            previous_secret_sealed: string | null
+            previous_secret_expires_at: Date | null
+          }>`
+            select d.id, d.attempt_count, d.event_type, e.created_at as event_created_at, e.payload, s.endpoint,
+              s.id as subscription_id, s.secret_version, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at
+            from webhook_deliveries d
+            join outbox_events e on e.id = d.event_id
+            join webhook_subscriptions s on s.id = d.subscription_id
+            where d.id = ${claimed[0]!.id}`
+          const row = rows[0]!
+          return {
+            id: row.id,
+            attempt: row.attempt_count,
+            eventType: row.event_type,
+            eventCreatedAt: row.event_created_at,
+            data: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
+            endpoint: row.endpoint,
+            subscription: {
+              id: row.subscription_id,
+              secretVersion: row.secret_version,
+              secretSealed: row.secret_sealed,
+              previousSecretSealed: row.previous_secret_sealed,
+              previousSecretExpiresAt: row.previous_secret_expires_at
+            }
+          }
+        }).pipe(Effect.orDie),
+
+      /**
+       * Records an attempt and what becomes of its delivery, fenced by the claim. A success clears
+       * the subscription's failing streak; a failure starts it (or continues it), and a streak
+       * older than `disableAfterSeconds` disables the subscription, as a 410 does at once.
+       */
+      record: (
+        claim: { id: string; attempt: number; owner: string; subscriptionId: string },
+        attempt: AttemptRecord,
+        ending: Ending,
+        disableAfterSeconds: number
+      ): Effect.Effect<void> =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const status = ending._tag === "delivered" ? "delivered" : ending._tag === "retry" ? "pending" : "failed"
+              const delay = ending._tag === "retry" ? ending.delaySeconds : 0
+              const updated = yield* sql`
+                update webhook_deliveries set status = ${status},
+                  next_attempt_at = case when ${status} = 'pending' then now() + make_interval(secs => ${delay}) else next_attempt_at end,
+                  lease_owner = null, lease_expires_at = null, last_attempt_at = now(),
+                  last_status_code = ${attempt.statusCode}, last_failure_reason = ${attempt.reason},
+                  last_duration_ms = ${attempt.durationMs}, last_excerpt = ${attempt.excerpt}, updated_at = now()
+                where id = ${claim.id} and status = 'pending' and lease_owner = ${claim.owner} and attempt_count = ${claim.attempt}
+                returning id`
+              if (updated.length === 0) return
+              if (ending._tag === "delivered") {
+                yield* sql`update webhook_subscriptions set failing_since = null where id = ${claim.subscriptionId}`
+                return
+              }
+              const streak = yield* sql<{ expired: boolean }>`
+                update webhook_subscriptions set failing_since = coalesce(failing_since, now())
+                where id = ${claim.subscriptionId}
+                returning failing_since <= now() - make_interval(secs => ${disableAfterSeconds}) as expired`
+              if (ending._tag === "gone" || streak[0]?.expired === true) yield* disableSubscription(claim.subscriptionId)
+            })
+          )
+          .pipe(Effect.asVoid, Effect.orDie),
+
+      /** Milliseconds until the next pending delivery falls due or its lease lapses; none when nothing is pending. */
+      untilNextDue: (): Effect.Effect<number | undefined> =>
+        sql<{ ms: number | null }>`
+          select (extract(epoch from min(greatest(next_attempt_at, coalesce(lease_expires_at, next_attempt_at))) - now()) * 1000)::float8 as ms
+          from webhook_deliveries where status = 'pending'`.pipe(
+          Effect.map((rows) => {
+            const ms = rows[0]?.ms
+            return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms))
+          }),
+          Effect.orDie
+        )
+    } as const
+  })
+}) {}
