@@ -10,16 +10,10 @@ import pg from "pg"
 import t from "tap"
 import { createAccount, requestJson, usageOf } from "../helpers/api.ts"
 import { freshDatabase, postgresServerUrl } from "../helpers/database.ts"
-import { slowTable, until } from "../helpers/lifecycle.ts"
+import { sectionsMarkdown, slowTable, until } from "../helpers/lifecycle.ts"
 import { pdfText } from "../helpers/pdf.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
 import { awaitJob, download, mutate, newDocument, publish } from "../helpers/v2.ts"
-
-/** 500 sections, about 55,000 characters: a render of a few seconds, long enough to kill mid-way. */
-const heavyMarkdown = Array.from(
-  { length: 500 },
-  (_, i) => `## Section ${i}\n\nParagraph ${i} with *emphasis*, **strength** and \`code\`; the render must outlast a signal.\n`
-).join("\n")
 
 if (!postgresServerUrl) {
   t.comment("PRESSROOM_TEST_DATABASE_URL is not set: the cluster tests need PostgreSQL and were skipped")
@@ -102,7 +96,7 @@ if (!postgresServerUrl) {
 
   await t.test("SIGKILL of the process rendering a publication: the other finishes it as attempt 2, one unit", async (t) => {
     const before = await usageOf(a, owner.accountId)
-    const { documentId, revisionId } = await newDocument(a, owner.key, { markdown: heavyMarkdown })
+    const { documentId, revisionId } = await newDocument(a, owner.key, { markdown: sectionsMarkdown(500) })
     const admitted = await publish(a, owner.key, documentId, revisionId)
     t.equal(admitted.status, 202)
     const jobId = admitted.body.job.id as string

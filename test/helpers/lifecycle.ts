@@ -7,6 +7,16 @@
  */
 export const slowTable = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
 
+/**
+ * `count` short sections of about 110 characters each: a render of a few seconds at a few
+ * hundred, long enough to kill or pause its process mid-render, short of the render deadline.
+ */
+export const sectionsMarkdown = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) => `## Section ${i}\n\nParagraph ${i} with *emphasis*, **strength** and \`code\`; the render must outlast a signal.\n`
+  ).join("\n")
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls `check` until it answers something truthy, or throws after `timeoutMs` naming `what`. */

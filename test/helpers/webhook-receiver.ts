@@ -9,10 +9,10 @@ import type { IncomingHttpHeaders } from "node:http"
 import { createServer } from "node:https"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { generate } from "selfsigned"
 import { Webhook } from "standardwebhooks"
 import { until } from "./lifecycle.ts"
 import type { TestContext } from "./tap.ts"
+import { makeTestCa, serverCertificate } from "./test-ca.ts"
 
 export interface Received {
   readonly path: string
@@ -25,28 +25,9 @@ export interface Received {
 /** How the receiver answers the `n`th request (from 1) to a path: a status and headers, or never. */
 export type Answer = (n: number) => { status: number; headers?: Record<string, string> } | "hang"
 
-const caExtensions = [
-  { name: "basicConstraints" as const, cA: true, critical: true },
-  { name: "keyUsage" as const, keyCertSign: true, cRLSign: true, critical: true }
-]
-
 export const startReceiver = async (t: TestContext, dir: string) => {
-  const ca = await generate([{ name: "commonName", value: "Pressroom test CA" }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: caExtensions
-  })
-  const certificate = await generate([{ name: "commonName", value: "127.0.0.1" }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "keyUsage", digitalSignature: true, critical: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }
-    ]
-  })
+  const ca = await makeTestCa()
+  const certificate = await serverCertificate(ca)
   const caFile = join(dir, "webhook-test-ca.pem")
   writeFileSync(caFile, ca.cert)
 

@@ -8,6 +8,7 @@ import t from "tap"
 import pg from "pg"
 import { convert, createAccount } from "../helpers/api.ts"
 import { freshDatabase, postgresServerUrl } from "../helpers/database.ts"
+import { sectionsMarkdown } from "../helpers/lifecycle.ts"
 import { pdfText } from "../helpers/pdf.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
 
@@ -45,12 +46,7 @@ if (!postgresServerUrl) {
   }
 
   /** A document that takes the renderer a few seconds: long enough to interrupt mid-render. */
-  const heavyMarkdown = Array.from(
-    { length: 1800 },
-    (_, i) => `## Section ${i}\n\nParagraph ${i} with *emphasis*, **strength** and \`code\`; the render must outlast a signal.\n`
-  )
-    .join("\n")
-    .slice(0, 199_000)
+  const heavyMarkdown = sectionsMarkdown(1800).slice(0, 199_000)
 
   const runningOn = async (server: RunningServer) => {
     const [job] = await waitFor<{ id: string; lease_owner: string }>(

@@ -16,9 +16,9 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net"
 import type { TLSSocket } from "node:tls"
-import { generate } from "selfsigned"
 import t from "tap"
 import type { TestContext } from "../helpers/tap.ts"
+import { makeTestCa, serverCertificate } from "../helpers/test-ca.ts"
 import { type Delivery, EXCERPT_BYTES, type SendResult, send } from "../../src/webhooks/sender.ts"
 
 const SIGNATURE = "v1,c2lnbmF0dXJlLW5vdC10by1iZS1sb2dnZWQ="
@@ -31,32 +31,8 @@ const HEADERS = {
 const BODY = JSON.stringify({ id: "2f0c1d7e", type: "job.succeeded", apiVersion: "2026-07-22", note: "naïve ✓" })
 
 // A test CA, and the receiver's certificate from it for the name receiver.test and for 127.0.0.1.
-const caExtensions = [
-  { name: "basicConstraints" as const, cA: true, critical: true },
-  { name: "keyUsage" as const, keyCertSign: true, cRLSign: true, critical: true }
-]
-const ca = await generate([{ name: "commonName", value: "Pressroom test CA" }], {
-  keyType: "ec",
-  algorithm: "sha256",
-  extensions: caExtensions
-})
-const receiverCertificate = await generate([{ name: "commonName", value: "receiver.test" }], {
-  keyType: "ec",
-  algorithm: "sha256",
-  ca: { key: ca.private, cert: ca.cert },
-  extensions: [
-    { name: "basicConstraints", cA: false },
-    { name: "keyUsage", digitalSignature: true, critical: true },
-    { name: "extKeyUsage", serverAuth: true },
-    {
-      name: "subjectAltName",
-      altNames: [
-        { type: 2, value: "receiver.test" },
-        { type: 7, ip: "127.0.0.1" }
-      ]
-    }
-  ]
-})
+const ca = await makeTestCa()
+const receiverCertificate = await serverCertificate(ca, "receiver.test")
 
 interface Received {
   readonly method: string
