@@ -17,7 +17,7 @@ import { MigratedDatabaseLive } from "./db/layer.ts"
 import { Documents } from "./documents/documents.ts"
 import { DocumentStore } from "./documents/store.ts"
 import type { Notifications } from "./db/notifications.ts"
-import { Cursors } from "./documents/cursor.ts"
+import { Cursors } from "./shared/cursor.ts"
 import { Ledger } from "./entitlements/ledger.ts"
 import { RateLimiter } from "./entitlements/rate-limiter.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
@@ -34,6 +34,7 @@ import { Sweeper } from "./sweeper.ts"
 import { CustomTemplates } from "./templates/repository.ts"
 import { DeliveryStore } from "./webhooks/delivery-store.ts"
 import { Dispatcher } from "./webhooks/dispatcher.ts"
+import { DeliveryHistory } from "./webhooks/history.ts"
 import { Outbox } from "./webhooks/outbox.ts"
 import { SubscriptionStore } from "./webhooks/store.ts"
 import { WebhookSubscriptions } from "./webhooks/subscriptions.ts"
@@ -50,6 +51,7 @@ const Foundation = Layer.mergeAll(
   Outbox.Default,
   SubscriptionStore.Default,
   DeliveryStore.Default,
+  DeliveryHistory.Default,
   JobStore.Default,
   JobSignals.Default,
   DocumentStore.Default,

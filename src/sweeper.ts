@@ -1,7 +1,8 @@
 /**
  * The sweep (contract sections 1 and 6): every `PRESSROOM_SWEEP_INTERVAL_MS`, artifacts past their
- * `expiresAt` become `expired` and their bytes are removed, and expired idempotency records are
- * deleted. Every process sweeps; `skip locked` and idempotent removals make that safe. An
+ * `expiresAt` become `expired` and their bytes are removed, expired idempotency records are
+ * deleted, documents past their retention are deleted, and webhook deliveries and outbox events
+ * past the history period are removed. Every process sweeps; `skip locked` and idempotent removals make that safe. An
  * artifact is marked before its bytes go, so a crash between the two leaves at worst a file that
  * no row names, never a row whose bytes are missing while it claims to be available.
  */
@@ -10,6 +11,8 @@ import { ArtifactRepository } from "./artifacts/repository.ts"
 import { ArtifactStore } from "./artifacts/store.ts"
 import { Documents } from "./documents/documents.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
+import { historySeconds } from "./webhooks/config.ts"
+import { DeliveryHistory } from "./webhooks/history.ts"
 
 const sweepIntervalConfig = Config.integer("PRESSROOM_SWEEP_INTERVAL_MS").pipe(
   Config.withDefault(30_000),
@@ -23,12 +26,15 @@ export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
     const storage = yield* ArtifactStore
     const idempotency = yield* Idempotency
     const documents = yield* Documents
+    const deliveryHistory = yield* DeliveryHistory
+    const webhookHistorySeconds = yield* historySeconds
 
     const sweep = Effect.gen(function* () {
       const expired = yield* artifacts.expireDue
       yield* Effect.forEach(expired, (key) => Effect.ignore(storage.remove(key)), { discard: true })
       yield* idempotency.purgeExpired
       yield* documents.sweep
+      yield* deliveryHistory.sweep(webhookHistorySeconds)
     })
 
     yield* sweep.pipe(

@@ -24,9 +24,9 @@ import {
   ServiceUnavailable
 } from "../shared/errors.ts"
 import { looseFields, oneOf, strict } from "../shared/request-values.ts"
+import { ListParams, Pagination } from "../shared/pagination.ts"
 import { Retention } from "../shared/retention.ts"
 import { CommonMarkText } from "../shared/text.ts"
-import { MAX_CURSOR_LENGTH } from "./cursor.ts"
 import { DocumentResource, RevisionRecord } from "./document.ts"
 
 const contractVersion = Schema.Literal(CONTRACT_VERSION)
@@ -99,7 +99,7 @@ export const DocumentDetailResponse = Schema.Struct({
 export const DocumentListResponse = Schema.Struct({
   contractVersion,
   documents: Schema.Array(DocumentResource).pipe(Schema.maxItems(100)),
-  pagination: Schema.Struct({ hasMore: Schema.Boolean, nextCursor: Schema.NullOr(Schema.String.pipe(Schema.maxLength(MAX_CURSOR_LENGTH))) })
+  pagination: Pagination
 }).annotations({ identifier: "DocumentListResponse" })
 
 export const RevisionCreated = Schema.Struct({
@@ -115,15 +115,6 @@ export const DeletionResponse = Schema.Struct({
   retention: Retention,
   status: Schema.Literal("accepted", "already_deleting", "already_deleted")
 }).annotations({ identifier: "DeletionResponse" })
-
-export const ListParams = Schema.Struct({
-  limit: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100, { message: () => "must be an integer from 1 to 100" }))
-  ).annotations({ description: "1 to 100, default 25" }),
-  cursor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_CURSOR_LENGTH))).annotations({
-    description: "pagination.nextCursor of the preceding page"
-  })
-})
 
 const DocumentPath = Schema.Struct({ documentId: Schema.UUID })
 

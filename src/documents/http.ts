@@ -11,14 +11,13 @@ import { PressroomApi } from "../http/api.ts"
 import { JobResponses } from "../jobs/job-response.ts"
 import { Jobs } from "../jobs/jobs.ts"
 import { syncThresholdMs } from "../jobs/sync-threshold.ts"
+import { Cursors } from "../shared/cursor.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
+import { DEFAULT_PAGE, pageOf } from "../shared/pagination.ts"
 import { DeletionResponse, DocumentResponse, type RenderRequest, RevisionCreated } from "./api.ts"
-import { Cursors } from "./cursor.ts"
 import { type Document, documentRetention, type Revision, toDocumentResource, toRevisionRecord } from "./document.ts"
 import { Documents } from "./documents.ts"
 import { checkRevision, checkTitle, renderSpecOf } from "./revision-request.ts"
-
-const DEFAULT_PAGE = 25
 
 const linksOf = (documentId: string) => {
   const self = `/api/v2/documents/${documentId}`
@@ -102,14 +101,13 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
           const principal = yield* admission.admit("documents.read", "read")
           const limit = urlParams.limit ?? DEFAULT_PAGE
           const after = urlParams.cursor === undefined ? null : yield* cursors.decode(principal.accountId, urlParams.cursor)
-          const page = yield* documents.list(principal, limit + 1, after)
-          const shown = page.slice(0, limit)
-          const last = shown.at(-1)
-          const hasMore = page.length > limit
+          const page = pageOf(yield* documents.list(principal, limit + 1, after), limit, (position) =>
+            cursors.encode(principal.accountId, position)
+          )
           return {
             contractVersion: CONTRACT_VERSION,
-            documents: shown.map(({ document }) => toDocumentResource(document)),
-            pagination: { hasMore, nextCursor: hasMore && last ? cursors.encode(principal.accountId, last.position) : null }
+            documents: page.items.map(({ document }) => toDocumentResource(document)),
+            pagination: page.pagination
           } as const
         })
       )

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, compiler
- * workers replaced (counted by this process's pool), and, read from the database at scrape time so
- * that every process reports the shared truth, jobs by status, queue depth and units reserved and
- * committed.
+ * workers replaced (counted by this process's pool), webhook delivery attempts by outcome, and, read
+ * from the database at scrape time so that every process reports the shared truth, jobs by status,
+ * queue depth, units reserved and committed, and webhook deliveries by status and those due.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Runtime } from "effect"
@@ -31,6 +31,14 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32],
       registers: [registry]
     })
+    const deliveryAttemptSeconds = new client.Histogram({
+      name: "pressroom_webhook_delivery_attempt_duration_seconds",
+      help: "Wall-clock time of one webhook delivery attempt by this process, by outcome (delivered, failed, refused by the address guard)",
+      labelNames: ["outcome"] as const,
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry]
+    })
+    for (const outcome of ["delivered", "failed", "refused"]) deliveryAttemptSeconds.zero({ outcome })
     const query = <A extends object>(statement: Effect.Effect<ReadonlyArray<A>, unknown>) =>
       Runtime.runPromise(runtime)(Effect.orDie(statement))
 
@@ -70,6 +78,33 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       }
     })
 
+    new client.Gauge({
+      name: "pressroom_webhook_deliveries",
+      help: "Webhook deliveries kept in the history, by status (pending, delivered, failed, dropped)",
+      labelNames: ["status"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset()
+        const rows = await query(
+          sql<{ status: string; n: number }>`select status, count(*)::int as n from webhook_deliveries group by status`
+        )
+        for (const status of ["pending", "delivered", "failed", "dropped"]) {
+          this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0)
+        }
+      }
+    })
+    new client.Gauge({
+      name: "pressroom_webhook_delivery_queue",
+      help: "Pending webhook deliveries due now (an attempt under way included)",
+      registers: [registry],
+      async collect() {
+        const rows = await query(
+          sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where status = 'pending' and next_attempt_at <= now()`
+        )
+        this.set(rows[0]?.n ?? 0)
+      }
+    })
+
     new client.Counter({
       name: "pressroom_render_worker_replacements_total",
       help: `Compiler workers of this process replaced, by reason (${Object.keys(noWorkerReplacements).join(", ")})`,
@@ -85,6 +120,8 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
     return {
       recordRequest: (method: string, route: string, status: number) => requests.inc({ method, route, status: String(status) }),
       recordRender: (outcome: "succeeded" | "failed", seconds: number) => renderSeconds.observe({ outcome }, seconds),
+      recordDeliveryAttempt: (outcome: "delivered" | "failed" | "refused", seconds: number) =>
+        deliveryAttemptSeconds.observe({ outcome }, seconds),
       text: Effect.promise(() => registry.metrics()),
       contentType: registry.contentType
     } as const

@@ -46,3 +46,12 @@ export const disableAfterSeconds = Config.integer("PRESSROOM_WEBHOOK_DISABLE_AFT
 export const allowPrivateNetworks = Config.boolean("PRESSROOM_WEBHOOK_ALLOW_PRIVATE_NETWORKS").pipe(Config.withDefault(false))
 
 export const deliveryConfig = Config.all({ timeoutMs, retrySchedule, disableAfterSeconds, allowPrivateNetworks })
+
+/**
+ * How long an ended delivery (with its attempts) and a dispatched event stay in the history after
+ * their last change before the sweeper removes them; 30 days by default.
+ */
+export const historySeconds = Config.integer("PRESSROOM_WEBHOOK_HISTORY_SECONDS").pipe(
+  Config.withDefault(2_592_000),
+  Config.validate({ message: "PRESSROOM_WEBHOOK_HISTORY_SECONDS must be at least 1", validation: (n) => n >= 1 })
+)

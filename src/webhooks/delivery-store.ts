@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   readonly data: unknown
   readonly endpoint: string
   readonly subscription: SealedSecrets
+  /** Asked for by the owner (redeliver): one attempt, not retried. */
+  readonly redelivery: boolean
 }
 
 /** What an attempt left to record: the endpoint's status code, or why there was none. */
@@ -119,13 +121,14 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
             event_created_at: Date
             payload: unknown
             endpoint: string
+            redelivery: boolean
             subscription_id: string
             secret_version: number
             secret_sealed: string
             previous_secret_sealed: string | null
             previous_secret_expires_at: Date | null
           }>`
-            select d.id, d.attempt_count, d.event_type, e.created_at as event_created_at, e.payload, s.endpoint,
+            select d.id, d.attempt_count, d.event_type, e.created_at as event_created_at, e.payload, s.endpoint, d.redelivery,
               s.id as subscription_id, s.secret_version, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at
             from webhook_deliveries d
             join outbox_events e on e.id = d.event_id
@@ -139,6 +142,7 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
             eventCreatedAt: row.event_created_at,
             data: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
             endpoint: row.endpoint,
+            redelivery: row.redelivery,
             subscription: {
               id: row.subscription_id,
               secretVersion: row.secret_version,
@@ -150,7 +154,8 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
         }).pipe(Effect.orDie),
 
       /**
-       * Records an attempt and what becomes of its delivery, fenced by the claim. A success clears
+       * Records an attempt in the delivery's history and what becomes of the delivery, fenced by
+       * the claim (a late record of an attempt whose lease lapsed writes nothing). A success clears
        * the subscription's failing streak; a failure starts it (or continues it), and a streak
        * older than `disableAfterSeconds` disables the subscription, as a 410 does at once.
        */
@@ -168,12 +173,14 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
               const updated = yield* sql`
                 update webhook_deliveries set status = ${status},
                   next_attempt_at = case when ${status} = 'pending' then now() + make_interval(secs => ${delay}) else next_attempt_at end,
-                  lease_owner = null, lease_expires_at = null, last_attempt_at = now(),
-                  last_status_code = ${attempt.statusCode}, last_failure_reason = ${attempt.reason},
-                  last_duration_ms = ${attempt.durationMs}, last_excerpt = ${attempt.excerpt}, updated_at = now()
+                  lease_owner = null, lease_expires_at = null, redelivery = false, updated_at = now()
                 where id = ${claim.id} and status = 'pending' and lease_owner = ${claim.owner} and attempt_count = ${claim.attempt}
                 returning id`
               if (updated.length === 0) return
+              yield* sql`
+                insert into webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, failure_reason, response_excerpt)
+                values (${claim.id}, ${claim.attempt}, now() - make_interval(secs => ${attempt.durationMs / 1000}), ${attempt.durationMs},
+                  ${attempt.statusCode}, ${attempt.reason}, ${attempt.excerpt})`
               if (ending._tag === "delivered") {
                 yield* sql`update webhook_subscriptions set failing_since = null where id = ${claim.subscriptionId}`
                 return

@@ -11,6 +11,7 @@ import { Duration, Effect, Queue, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import { Notifications } from "../db/notifications.ts"
+import { Metrics } from "../ops/metrics.ts"
 import { KEY_LABELS, ServerKey } from "../shared/server-key.ts"
 import { deliveryConfig } from "./config.ts"
 import { type ClaimedDelivery, DeliveryStore, type Ending } from "./delivery-store.ts"
@@ -33,11 +34,14 @@ const LEASE_MARGIN_MS = 30_000
 /** How soon a fiber tries again after the database could not answer. */
 const ERROR_PAUSE = Duration.seconds(1)
 
-/** What becomes of a delivery after its `attempt`-th attempt, under the retry schedule. */
-export const endingOf = (result: SendResult, attempt: number, schedule: ReadonlyArray<number>): Ending => {
+/**
+ * What becomes of a delivery after its `attempt`-th attempt, under the retry schedule; a
+ * redelivery the owner asked for is tried once.
+ */
+export const endingOf = (result: SendResult, attempt: number, schedule: ReadonlyArray<number>, redelivery: boolean): Ending => {
   if (result.outcome === "delivered") return { _tag: "delivered" }
   if ("status" in result && result.status === 410) return { _tag: "gone" }
-  const delaySeconds = schedule[attempt]
+  const delaySeconds = redelivery ? undefined : schedule[attempt]
   return delaySeconds === undefined ? { _tag: "failed" } : { _tag: "retry", delaySeconds }
 }
 
@@ -45,6 +49,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
   scoped: Effect.gen(function* () {
     const config = yield* deliveryConfig
     const store = yield* DeliveryStore
+    const metrics = yield* Metrics
     const notifications = yield* Notifications
     const key = (yield* ServerKey).deriveKey(KEY_LABELS.webhookSecrets)
     const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`
@@ -96,7 +101,8 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
           timeoutMs: config.timeoutMs,
           allowPrivateNetworks: config.allowPrivateNetworks
         })
-        const ending = endingOf(result, claimed.attempt, config.retrySchedule)
+        metrics.recordDeliveryAttempt(result.outcome, result.durationMs / 1000)
+        const ending = endingOf(result, claimed.attempt, config.retrySchedule, claimed.redelivery)
         const statusCode = "status" in result ? result.status : null
         if (ending._tag !== "delivered") {
           yield* Effect.logWarning("webhook delivery attempt failed").pipe(

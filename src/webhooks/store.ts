@@ -71,6 +71,10 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
           where account_id = ${accountId}
           order by created_at desc, id desc`),
 
+      /** The owner's subscription `id`; none when missing or another owner's. */
+      findForOwner: (accountId: string, id: string): Effect.Effect<Option.Option<Subscription>> =>
+        one(sql`select ${columns} from webhook_subscriptions where id = ${id} and account_id = ${accountId}`),
+
       /** The owner's subscription `id`, locked until the transaction ends; none when missing or another owner's. */
       lockForOwner: (accountId: string, id: string): Effect.Effect<Option.Option<Subscription>> =>
         one(sql`select ${columns} from webhook_subscriptions where id = ${id} and account_id = ${accountId} for update`),

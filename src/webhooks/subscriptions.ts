@@ -3,14 +3,18 @@
  * subscriptions (specification 2.15 to 2.17 and section 3; contract section 10). A new secret is
  * returned to the caller once and kept only sealed; rotating or disabling a disabled subscription
  * is a 409 `invalid_state_transition`, since the one transition the specification shows is
- * active → disabled.
+ * active → disabled. Also each subscription's delivery history, and redelivery while it is active
+ * (an extension of the specification).
  */
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { ResponseSealing } from "../idempotency/idempotency.ts"
+import type { CursorPosition } from "../shared/cursor.ts"
 import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/errors.ts"
 import { KEY_LABELS, ServerKey } from "../shared/server-key.ts"
 import { subscriptionConfig } from "./config.ts"
+import type { DeliveryWithAttempts } from "./delivery.ts"
+import { DeliveryHistory } from "./history.ts"
 import { fingerprintOf, newSigningSecret, open, seal, secretContext } from "./secrets.ts"
 import { SubscriptionStore } from "./store.ts"
 import type { Subscription, SubscriptionDefinition } from "./subscription.ts"
@@ -24,10 +28,12 @@ export interface WithSecret {
 const SAVED_RESPONSE_CONTEXT = "webhook-subscription:saved-response"
 
 const notFound = new NotFound({ resource: "webhook subscription" })
+const deliveryNotFound = new NotFound({ resource: "webhook delivery" })
 
 export class WebhookSubscriptions extends Effect.Service<WebhookSubscriptions>()("pressroom/WebhookSubscriptions", {
   effect: Effect.gen(function* () {
     const store = yield* SubscriptionStore
+    const history = yield* DeliveryHistory
     const key = (yield* ServerKey).deriveKey(KEY_LABELS.webhookSecrets)
     const config = yield* subscriptionConfig
 
@@ -98,7 +104,34 @@ export class WebhookSubscriptions extends Effect.Service<WebhookSubscriptions>()
         ),
 
       disable: (accountId: string, id: string): Effect.Effect<Subscription, NotFound | InvalidStateTransition> =>
-        store.transaction(Effect.flatMap(lockActive(accountId, id), () => store.disable(id)))
+        store.transaction(Effect.flatMap(lockActive(accountId, id), () => store.disable(id))),
+
+      /** A page of the subscription's deliveries, newest first; a disabled subscription's too. */
+      deliveries: (
+        accountId: string,
+        id: string,
+        limit: number,
+        after: CursorPosition | null
+      ): Effect.Effect<ReadonlyArray<DeliveryWithAttempts>, NotFound> =>
+        Effect.flatMap(store.findForOwner(accountId, id), (subscription) =>
+          Option.isSome(subscription) ? history.page(id, limit, after) : Effect.fail(notFound)
+        ),
+
+      /** Makes a delivery of an active subscription due now (`DeliveryHistory.redeliver`). */
+      redeliver: (
+        accountId: string,
+        id: string,
+        deliveryId: string
+      ): Effect.Effect<DeliveryWithAttempts, NotFound | InvalidStateTransition> =>
+        store.transaction(
+          Effect.zipRight(
+            lockActive(accountId, id),
+            Effect.flatMap(
+              history.redeliver(id, deliveryId),
+              Option.match({ onNone: () => Effect.fail(deliveryNotFound), onSome: Effect.succeed })
+            )
+          )
+        )
     } as const
   })
 }) {}

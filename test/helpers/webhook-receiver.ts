@@ -22,8 +22,8 @@ export interface Received {
   readonly receivedAt: number
 }
 
-/** How the receiver answers the `n`th request (from 1) to a path: a status and headers, or never. */
-export type Answer = (n: number) => { status: number; headers?: Record<string, string> } | "hang"
+/** How the receiver answers the `n`th request (from 1) to a path: a status, headers and a body, or never. */
+export type Answer = (n: number) => { status: number; headers?: Record<string, string>; body?: string } | "hang"
 
 export const startReceiver = async (t: TestContext, dir: string) => {
   const ca = await makeTestCa()
@@ -45,7 +45,7 @@ export const startReceiver = async (t: TestContext, dir: string) => {
     const answer = answers.get(path)?.(n) ?? { status: 204 }
     if (answer === "hang") return
     response.writeHead(answer.status, answer.headers ?? {})
-    response.end()
+    response.end(answer.body)
   })
   server.listen(0, "127.0.0.1")
   await new Promise((resolve) => server.once("listening", resolve))

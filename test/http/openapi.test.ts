@@ -187,6 +187,14 @@ t.test("a running server against its own document", async (t) => {
   await v2("list webhooks", "/api/v2/webhooks", "GET", "/api/v2/webhooks")
   await v2("rotate secret", `${webhookPath}/rotate-secret`, "POST", `/api/v2/webhooks/${webhookId}/rotate-secret`, {})
   await v2("rotate an unknown webhook", `${webhookPath}/rotate-secret`, "POST", `/api/v2/webhooks/${randomUUID()}/rotate-secret`)
+  await v2("list deliveries", `${webhookPath}/deliveries`, "GET", `/api/v2/webhooks/${webhookId}/deliveries?limit=5`)
+  await v2(
+    "redeliver an unknown delivery",
+    `${webhookPath}/deliveries/{deliveryId}/redeliver`,
+    "POST",
+    `/api/v2/webhooks/${webhookId}/deliveries/${randomUUID()}/redeliver`,
+    {}
+  )
   await v2("disable webhook", `${webhookPath}/disable`, "POST", `/api/v2/webhooks/${webhookId}/disable`, {})
   await v2("disable a disabled webhook", `${webhookPath}/disable`, "POST", `/api/v2/webhooks/${webhookId}/disable`, {})
   await call("list webhooks without its scope", "/api/v2/webhooks", "GET", "/api/v2/webhooks", { token: readOnly.body.secret })
@@ -245,7 +253,10 @@ t.test("a running server against its own document", async (t) => {
       // HttpApi declares 400 on every endpoint, even one without parameters (as on the templates' list).
       "get /api/v2/webhooks": [200, 400, 401, 403, 429],
       "post /api/v2/webhooks/{webhookId}/rotate-secret": [200, 400, 401, 403, 404, 409, 413, 415, 429],
-      "post /api/v2/webhooks/{webhookId}/disable": [200, 400, 401, 403, 404, 409, 413, 415, 429]
+      "post /api/v2/webhooks/{webhookId}/disable": [200, 400, 401, 403, 404, 409, 413, 415, 429],
+      // Extensions of the specification: the delivery history.
+      "get /api/v2/webhooks/{webhookId}/deliveries": [200, 400, 401, 403, 404, 429],
+      "post /api/v2/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": [202, 400, 401, 403, 404, 409, 413, 415, 429]
     }
     const mutations = new Set([
       "post /api/v2/documents",
@@ -256,7 +267,8 @@ t.test("a running server against its own document", async (t) => {
       "post /api/v2/jobs/{jobId}/cancel",
       "post /api/v2/webhooks",
       "post /api/v2/webhooks/{webhookId}/rotate-secret",
-      "post /api/v2/webhooks/{webhookId}/disable"
+      "post /api/v2/webhooks/{webhookId}/disable",
+      "post /api/v2/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"
     ])
     for (const [operation, statuses] of Object.entries(expected)) {
       const [method, path] = operation.split(" ") as [string, string]
@@ -290,6 +302,12 @@ t.test("a running server against its own document", async (t) => {
       (parameter) => parameter.in === "query"
     )
     t.same(listParameters.map((parameter) => parameter.name).sort(), ["cursor", "limit"], "list takes limit and cursor")
+    const historyParameters = (
+      document.paths["/api/v2/webhooks/{webhookId}/deliveries"].get.parameters as Array<{ in: string; name: string }>
+    )
+      .filter((parameter) => parameter.in === "query")
+      .map((parameter) => parameter.name)
+    t.same(historyParameters.sort(), ["cursor", "limit"], "the delivery history takes limit and cursor")
   })
 
   t.test("/docs renders the document for people", async (t) => {
@@ -320,6 +338,17 @@ t.test("a running server against its own document", async (t) => {
     t.match(text, /^pressroom_queue_depth 0$/m, "queue depth")
     t.match(text, /^pressroom_units\{state="committed"\} 2$/m, "units committed")
     t.match(text, /^pressroom_units\{state="reserved"\} 0$/m, "units reserved")
+    for (const status of ["pending", "delivered", "failed", "dropped"]) {
+      t.match(text, new RegExp(`^pressroom_webhook_deliveries\\{status="${status}"\\} 0$`, "m"), `webhook deliveries ${status}`)
+    }
+    for (const outcome of ["delivered", "failed", "refused"]) {
+      t.match(
+        text,
+        new RegExp(`^pressroom_webhook_delivery_attempt_duration_seconds_count\\{outcome="${outcome}"\\} 0$`, "m"),
+        `webhook delivery attempts ${outcome}`
+      )
+    }
+    t.match(text, /^pressroom_webhook_delivery_queue 0$/m, "webhook delivery queue")
     for (const reason of Object.keys(noWorkerReplacements)) {
       t.match(
         text,

@@ -1,15 +1,16 @@
 /**
  * The list cursor (contract section 5: opaque and tamper-evident; specification: at most 512
- * characters): the position after the last document of a page, newest first, as
- * `base64url(JSON [createdAt, id]) "." base64url(HMAC-SHA256(cursorKey, accountId "." payload))`.
- * The account id is signed but not carried, so a cursor is good only for the listing of the owner
- * it was given to. Anything else (altered, invented, too long, another owner's, signed with
+ * characters): the position after the last item of a page, newest first, as
+ * `base64url(JSON [createdAt, id]) "." base64url(HMAC-SHA256(cursorKey, listing "." payload))`.
+ * The listing (the owner's account id for documents; it and the subscription for a webhook's
+ * deliveries) is signed but not carried, so a cursor is good only for the listing it was given
+ * for. Anything else (altered, invented, too long, another owner's or listing's, signed with
  * another server key) is a 400 naming `cursor`, and is not decoded further than its length.
  */
 import { Effect, Either, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { InvalidRequest } from "../shared/errors.ts"
-import { KEY_LABELS, ServerKey } from "../shared/server-key.ts"
+import { InvalidRequest } from "./errors.ts"
+import { KEY_LABELS, ServerKey } from "./server-key.ts"
 
 export const MAX_CURSOR_LENGTH = 512
 
@@ -17,7 +18,7 @@ export const MAX_CURSOR_LENGTH = 512
  * Where a page ended, in the listing's order (created_at desc, id desc). `createdAt` is the
  * timestamp as PostgreSQL writes it (`created_at::text`), which it reads back exactly
  * (`${createdAt}::timestamptz`): a JavaScript Date would drop the microseconds, and the next page
- * would then repeat or skip documents created within the same millisecond.
+ * would then repeat or skip items created within the same millisecond.
  */
 export const CursorPosition = Schema.Struct({
   createdAt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
@@ -35,20 +36,20 @@ const refused = () =>
     message: "cursor is not one this listing gave out: pass pagination.nextCursor of the preceding page unchanged"
   })
 
-const signatureOf = (cursorKey: Uint8Array, accountId: string, payload: string) =>
-  createHmac("sha256", cursorKey).update(`${accountId}.${payload}`).digest("base64url")
+const signatureOf = (cursorKey: Uint8Array, listing: string, payload: string) =>
+  createHmac("sha256", cursorKey).update(`${listing}.${payload}`).digest("base64url")
 
-export const encodeCursor = (cursorKey: Uint8Array, accountId: string, position: CursorPosition): string => {
+export const encodeCursor = (cursorKey: Uint8Array, listing: string, position: CursorPosition): string => {
   const payload = Buffer.from(Schema.encodeSync(Payload)([position.createdAt, position.id])).toString("base64url")
-  return `${payload}.${signatureOf(cursorKey, accountId, payload)}`
+  return `${payload}.${signatureOf(cursorKey, listing, payload)}`
 }
 
-/** The position `text` names, if this server gave it to `accountId`; else 400 InvalidRequest on `cursor`. */
-export const decodeCursor = (cursorKey: Uint8Array, accountId: string, text: string): Either.Either<CursorPosition, InvalidRequest> => {
+/** The position `text` names, if this server gave it out for `listing`; else 400 InvalidRequest on `cursor`. */
+export const decodeCursor = (cursorKey: Uint8Array, listing: string, text: string): Either.Either<CursorPosition, InvalidRequest> => {
   if (text.length > MAX_CURSOR_LENGTH || !CURSOR.test(text)) return Either.left(refused())
   const [payload, signature] = text.split(".") as [string, string]
   // Compared as text: a signature differing only in bits base64url ignores is refused too.
-  if (!timingSafeEqual(Buffer.from(signatureOf(cursorKey, accountId, payload)), Buffer.from(signature))) return Either.left(refused())
+  if (!timingSafeEqual(Buffer.from(signatureOf(cursorKey, listing, payload)), Buffer.from(signature))) return Either.left(refused())
   return Schema.decodeUnknownEither(Payload)(Buffer.from(payload, "base64url").toString("utf8")).pipe(
     Either.map(([createdAt, id]) => ({ createdAt, id })),
     Either.mapLeft(refused)
@@ -60,8 +61,8 @@ export class Cursors extends Effect.Service<Cursors>()("pressroom/Cursors", {
   effect: Effect.map(ServerKey, (serverKey) => {
     const cursorKey = serverKey.deriveKey(KEY_LABELS.cursors)
     return {
-      encode: (accountId: string, position: CursorPosition): string => encodeCursor(cursorKey, accountId, position),
-      decode: (accountId: string, text: string): Effect.Effect<CursorPosition, InvalidRequest> => decodeCursor(cursorKey, accountId, text)
+      encode: (listing: string, position: CursorPosition): string => encodeCursor(cursorKey, listing, position),
+      decode: (listing: string, text: string): Effect.Effect<CursorPosition, InvalidRequest> => decodeCursor(cursorKey, listing, text)
     }
   })
 }) {}
