@@ -47,6 +47,9 @@ export const startReceiver = async (t: TestContext, dir: string) => {
     response.writeHead(answer.status, answer.headers ?? {})
     response.end(answer.body)
   })
+  // Connections, counted before TLS: a test can show that nothing reached the receiver at all.
+  let connections = 0
+  server.on("connection", () => connections++)
   server.listen(0, "127.0.0.1")
   await new Promise((resolve) => server.once("listening", resolve))
   t.teardown(() => {
@@ -61,6 +64,10 @@ export const startReceiver = async (t: TestContext, dir: string) => {
     endpoint: (path: string) => `https://127.0.0.1:${port}${path}`,
     answer: (path: string, answer: Answer) => answers.set(path, answer),
     at,
+    /** How many TCP connections were opened to the receiver, whatever became of them. */
+    connections: () => connections,
+    /** Every request received, on any path. */
+    all: (): ReadonlyArray<Received> => received,
     /** Waits for `count` requests to `path` and answers them. */
     awaitAt: (path: string, count = 1, timeoutMs = 60_000): Promise<Array<Received>> =>
       until(`${count} deliveries at ${path}`, async () => (at(path).length >= count ? at(path) : undefined), timeoutMs) as Promise<
