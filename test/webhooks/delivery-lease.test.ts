@@ -18,6 +18,7 @@ import { JobStore } from "../../src/jobs/job-store.ts"
 import { admittedProvenance } from "../../src/jobs/jobs.ts"
 import { JobLifecycle } from "../../src/jobs/lifecycle.ts"
 import { DeliveryStore } from "../../src/webhooks/delivery-store.ts"
+import { DeliveryHistory } from "../../src/webhooks/history.ts"
 import { Outbox } from "../../src/webhooks/outbox.ts"
 import { SubscriptionStore } from "../../src/webhooks/store.ts"
 import { WebhookSubscriptions } from "../../src/webhooks/subscriptions.ts"
@@ -34,21 +35,30 @@ const DISABLE_AFTER_SECONDS = 432_000
 
 const spec = { markdown: "# Leased", templateId: "clean", locale: "en", options: {}, filename: "document.pdf" }
 
-/** The delivery row as a later claim or a history would read it. */
+/** The delivery row as a later claim reads it, with the attempts its history shows. */
 interface DeliveryRow {
   readonly status: string
   readonly attempt_count: number
   readonly lease_owner: string | null
-  readonly last_attempt_at: Date | null
-  readonly last_status_code: number | null
-  readonly last_failure_reason: string | null
+  readonly attempts: ReadonlyArray<{
+    readonly attempt: number
+    readonly status_code: number | null
+    readonly failure_reason: string | null
+  }>
 }
 
 t.test("a lapsed delivery lease is taken again, and the first sender's late record changes nothing", (t) =>
   forEachDatabase(t, async (t, database) => {
     const layer = Layer.mergeAll(DeliveryStore.Default, WebhookSubscriptions.Default, JobLifecycle.Default).pipe(
       Layer.provideMerge(
-        Layer.mergeAll(JobStore.Default, Ledger.Default, ArtifactRepository.Default, Outbox.Default, SubscriptionStore.Default)
+        Layer.mergeAll(
+          JobStore.Default,
+          Ledger.Default,
+          ArtifactRepository.Default,
+          Outbox.Default,
+          SubscriptionStore.Default,
+          DeliveryHistory.Default
+        )
       ),
       Layer.provideMerge(Layer.mergeAll(database.layer, TestServerKey))
     )
@@ -100,11 +110,13 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
       run(
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const rows = yield* Effect.orDie(sql<DeliveryRow>`
-            select status, attempt_count, lease_owner, last_attempt_at, last_status_code, last_failure_reason
-            from webhook_deliveries where job_id = ${jobId}`)
+          const rows = yield* Effect.orDie(sql<Omit<DeliveryRow, "attempts"> & { id: string }>`
+            select id, status, attempt_count, lease_owner from webhook_deliveries where job_id = ${jobId}`)
           t.equal(rows.length, 1, "one delivery for the job's one subscription")
-          return rows[0]!
+          const { id, ...delivery } = rows[0]!
+          const attempts = yield* Effect.orDie(sql<DeliveryRow["attempts"][number]>`
+            select attempt, status_code, failure_reason from webhook_delivery_attempts where delivery_id = ${id} order by attempt`)
+          return { ...delivery, attempts }
         })
       )
     const subscriptionState = () =>
@@ -145,15 +157,8 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
     )
     t.same(
       await row(),
-      {
-        status: "pending",
-        attempt_count: 2,
-        lease_owner: "sender B",
-        last_attempt_at: null,
-        last_status_code: null,
-        last_failure_reason: null
-      },
-      "A's late record leaves the delivery as B's claim left it"
+      { status: "pending", attempt_count: 2, lease_owner: "sender B", attempts: [] },
+      "A's late record leaves the delivery as B's claim left it, and no attempt in its history"
     )
     t.same(await subscriptionState(), { status: "active", failing_since: null }, "and the subscription untouched")
 
@@ -166,13 +171,11 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
         DISABLE_AFTER_SECONDS
       )
     )
-    const after = await row()
-    t.match(
-      after,
-      { status: "pending", attempt_count: 2, lease_owner: null, last_status_code: 503, last_failure_reason: null },
-      "B's record: pending again for the retry, its status code kept"
+    t.same(
+      await row(),
+      { status: "pending", attempt_count: 2, lease_owner: null, attempts: [{ attempt: 2, status_code: 503, failure_reason: null }] },
+      "B's record: pending again for the retry, its attempt in the history"
     )
-    t.ok(after.last_attempt_at instanceof Date, "B's attempt is the last attempt")
     t.match(await subscriptionState(), { status: "active", failing_since: Date }, "B's failure starts the failing streak")
     t.equal(await store((s) => s.claim("sender A", LEASE_MS)), undefined, "the retry is not due yet: nobody claims it")
 
@@ -185,6 +188,10 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
         DISABLE_AFTER_SECONDS
       )
     )
-    t.match(await row(), { status: "pending", last_status_code: 503 }, "a second record of the same attempt changes nothing")
+    t.match(
+      await row(),
+      { status: "pending", attempts: [{ attempt: 2, status_code: 503 }] },
+      "a second record of the same attempt changes nothing"
+    )
   })
 )

@@ -4,47 +4,27 @@
  * the rotation no longer does once the overlap has passed; the delivery carries exactly one
  * signature, which the new secret verifies. (During the overlap both sign: delivery.test.ts.)
  */
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import t from "tap"
 import { WebhookVerificationError } from "standardwebhooks"
 import { createAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { sleep } from "../helpers/lifecycle.ts"
-import { startServer } from "../helpers/server.ts"
-import { awaitJob, mutate, newDocument, preview } from "../helpers/v2.ts"
-import { startReceiver, verify } from "../helpers/webhook-receiver.ts"
+import { mutate } from "../helpers/v2.ts"
+import { verify } from "../helpers/webhook-receiver.ts"
+import { startWebhookServer } from "../helpers/webhooks.ts"
 
 const OVERLAP_SECONDS = 2
 
 t.test("after a rotation's overlap only the new secret signs", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const receiver = await startReceiver(t, mkdtempSync(join(tmpdir(), "pressroom-webhooks-")))
-    const server = await startServer(t, {
-      ...database.env,
-      NODE_EXTRA_CA_CERTS: receiver.caFile,
-      PRESSROOM_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    const { server, receiver, subscribe, render } = await startWebhookServer(t, database, {
       PRESSROOM_WEBHOOK_ROTATION_OVERLAP_SECONDS: String(OVERLAP_SECONDS),
-      PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0",
-      PRESSROOM_SYNC_THRESHOLD_MS: "0"
+      PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0"
     })
     const owner = await createAccount(server)
-    const render = async () => {
-      const { documentId, revisionId } = await newDocument(server, owner.key)
-      const admitted = await preview(server, owner.key, documentId, revisionId)
-      return (await awaitJob(server, owner.key, admitted.body.job.id)).body.job.id as string
-    }
+    const { id, secret: previous } = await subscribe(owner, "/rotated", ["job.succeeded"])
 
-    const created = await mutate(server, "POST", "/api/v2/webhooks", owner.key, {
-      endpoint: receiver.endpoint("/rotated"),
-      eventTypes: ["job.succeeded"]
-    })
-    t.equal(created.status, 201, "subscribed")
-    const id = created.body.subscription.id as string
-    const previous = created.body.secret.signingSecret as string
-
-    const before = await render()
+    const before = (await render(owner)).job.id
     const [first] = await receiver.awaitAt("/rotated", 1)
     t.equal(verify(previous, first!).data.job.id, before, "before the rotation, the first secret verifies")
 
@@ -55,7 +35,7 @@ t.test("after a rotation's overlap only the new secret signs", (t) =>
     // The overlap runs from the rotation, which happened before its response came back.
     await sleep(OVERLAP_SECONDS * 1000 + 1000)
 
-    const after = await render()
+    const after = (await render(owner)).job.id
     const [, delivery] = await receiver.awaitAt("/rotated", 2)
     const signatures = String(delivery!.headers["webhook-signature"]).split(" ")
     t.equal(signatures.length, 1, "one signature")

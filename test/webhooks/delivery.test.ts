@@ -9,51 +9,26 @@
  * retries; a 410 disables the subscription; both secrets
  * sign during a rotation's overlap; a disabled subscription hears nothing more.
  */
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import t from "tap"
 import { convert, createAccount, requestJson, type TestAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { sleep, slowTable, until } from "../helpers/lifecycle.ts"
-import { startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { awaitJob, getJob, mutate, newDocument, preview, publish } from "../helpers/v2.ts"
-import { type Received, startReceiver, verify } from "../helpers/webhook-receiver.ts"
+import { type Received, verify } from "../helpers/webhook-receiver.ts"
+import { ALL_TYPES, startWebhookServer } from "../helpers/webhooks.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-const ALL_TYPES = ["job.succeeded", "job.failed", "job.cancelled"]
 
 t.test("webhook deliveries", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const receiver = await startReceiver(t, mkdtempSync(join(tmpdir(), "pressroom-webhooks-")))
-    const server = await startServer(t, {
-      ...database.env,
-      NODE_EXTRA_CA_CERTS: receiver.caFile,
-      PRESSROOM_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    const { server, receiver, subscribe, subscriptionOf, render } = await startWebhookServer(t, database, {
       PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0,1,1",
       PRESSROOM_WEBHOOK_TIMEOUT_MS: "1500",
       PRESSROOM_RENDER_TIMEOUT_MS: "2000",
       PRESSROOM_SYNC_THRESHOLD_MS: "0"
     })
-
-    /** A subscription of `account` to `path`; answers its id and signing secret. */
-    const subscribe = async (account: TestAccount, path: string, eventTypes = ALL_TYPES) => {
-      const created = await mutate(server, "POST", "/api/v2/webhooks", account.key, { endpoint: receiver.endpoint(path), eventTypes })
-      if (created.status !== 201) throw new Error(`subscription failed: ${created.status} ${JSON.stringify(created.body)}`)
-      return { id: created.body.subscription.id as string, secret: created.body.secret.signingSecret as string }
-    }
-    const subscriptionOf = async (account: TestAccount, id: string) =>
-      (await requestJson(server, "GET", "/api/v2/webhooks", { token: account.key })).body.subscriptions.find(
-        (s: { id: string }) => s.id === id
-      )
-    /** A job of `account` run to its end: a preview unless `final`. */
-    const render = async (account: TestAccount, options: { final?: boolean; markdown?: string } = {}) => {
-      const { documentId, revisionId } = await newDocument(server, account.key, options.markdown ? { markdown: options.markdown } : {})
-      const admitted = await (options.final ? publish : preview)(server, account.key, documentId, revisionId)
-      return (await awaitJob(server, account.key, admitted.body.job.id)).body
-    }
     const jobIdsAt = (path: string) => receiver.at(path).map((delivery) => delivery.json.data.job.id)
     const checkEnvelope = (t: TestContext, delivery: Received, type: string, secret: string) => {
       const payload = verify(secret, delivery)
