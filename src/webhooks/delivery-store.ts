@@ -100,7 +100,9 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
 
       /**
        * Claims the due pending delivery due longest ago that no live lease holds, for `leaseMs`,
-       * counting the attempt; none when nothing is due.
+       * counting the attempt; none when nothing is due. A subscription with an attempt under way
+       * is passed over, so that one endpoint holds one attempt at a time (two processes claiming
+       * at the same instant may each take one).
        */
       claim: (owner: string, leaseMs: number): Effect.Effect<ClaimedDelivery | undefined> =>
         Effect.gen(function* () {
@@ -108,10 +110,13 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
             update webhook_deliveries set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
               attempt_count = attempt_count + 1, updated_at = now()
             where id = (
-              select id from webhook_deliveries
-              where status = 'pending' and next_attempt_at <= now() and (lease_expires_at is null or lease_expires_at <= now())
-              order by next_attempt_at limit 1
-              for update skip locked)
+              select d.id from webhook_deliveries d
+              where d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_expires_at is null or d.lease_expires_at <= now())
+                and not exists (
+                  select 1 from webhook_deliveries o
+                  where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now())
+              order by d.next_attempt_at limit 1
+              for update of d skip locked)
             returning id`
           if (claimed.length === 0) return undefined
           const rows = yield* sql<{
@@ -177,6 +182,11 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
                 where id = ${claim.id} and status = 'pending' and lease_owner = ${claim.owner} and attempt_count = ${claim.attempt}
                 returning id`
               if (updated.length === 0) return
+              // The subscription's next due delivery waited for this attempt: announce it to every process.
+              yield* sql`
+                select pg_notify('pressroom_webhook_deliveries', '') where exists (
+                  select 1 from webhook_deliveries
+                  where subscription_id = ${claim.subscriptionId} and status = 'pending' and next_attempt_at <= now() and id <> ${claim.id})`
               yield* sql`
                 insert into webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, failure_reason, response_excerpt)
                 values (${claim.id}, ${claim.attempt}, now() - make_interval(secs => ${attempt.durationMs / 1000}), ${attempt.durationMs},
@@ -194,11 +204,19 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
           )
           .pipe(Effect.asVoid, Effect.orDie),
 
-      /** Milliseconds until the next pending delivery falls due or its lease lapses; none when nothing is pending. */
+      /**
+       * Milliseconds until the next pending delivery falls due or a lease lapses; none when nothing
+       * is pending. A delivery waiting for its subscription's attempt under way is left out: that
+       * attempt's end announces it.
+       */
       untilNextDue: (): Effect.Effect<number | undefined> =>
         sql<{ ms: number | null }>`
-          select (extract(epoch from min(greatest(next_attempt_at, coalesce(lease_expires_at, next_attempt_at))) - now()) * 1000)::float8 as ms
-          from webhook_deliveries where status = 'pending'`.pipe(
+          select (extract(epoch from min(case when d.lease_expires_at > now() then d.lease_expires_at else d.next_attempt_at end) - now())
+            * 1000)::float8 as ms
+          from webhook_deliveries d
+          where d.status = 'pending' and (d.lease_expires_at > now() or not exists (
+            select 1 from webhook_deliveries o
+            where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now()))`.pipe(
           Effect.map((rows) => {
             const ms = rows[0]?.ms
             return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms))

@@ -1,11 +1,13 @@
 /**
  * The webhook dispatcher, in every process (contract section 10). One fiber fans the outbox out:
  * each event of a v2 job becomes one pending delivery per subscription that should hear it
- * (`DeliveryStore.fanOut`). `SENDERS` fibers send them: each claims a due delivery under a lease,
- * signs and sends one attempt, and records what became of it. Several senders, so that an endpoint
- * that takes the whole timeout to answer holds up one fiber, not every other subscriber; renders
- * never wait on any of them. Both sleep until a notification (an event written, deliveries
- * written) or the next retry falls due, with a slow recheck in case a notification went missing.
+ * (`DeliveryStore.fanOut`). One claimer sends them: while fewer than `MAX_ATTEMPTS_IN_FLIGHT`
+ * attempts are under way it claims a due delivery under a lease (never one of a subscription that
+ * already has an attempt under way) and sends it in a fiber of its own, which signs it, sends one
+ * attempt and records what became of it. So a slow or dead endpoint holds one attempt at a time,
+ * however many deliveries it has due, and every other subscriber goes on being served; renders
+ * never wait on any of it. Both sleep until a notification (an event written, deliveries due) or
+ * the next retry falls due, with a slow recheck in case a notification went missing.
  */
 import { Duration, Effect, Queue, Stream } from "effect"
 import { randomUUID } from "node:crypto"
@@ -22,8 +24,14 @@ import { type SendResult, send } from "./sender.ts"
 /** The channels of migrations/0008_webhook_deliveries.sql's triggers. */
 const CHANNELS = { eventWritten: "pressroom_outbox_event", deliveriesWritten: "pressroom_webhook_deliveries" } as const
 
-/** Delivery fibers per process: a small fixed number, enough that one slow endpoint delays no one else. */
-export const SENDERS = 4
+/**
+ * Attempts one process has under way at once. Each is one socket and at most 64 KiB of answer;
+ * with one per subscription, this many endpoints must hang at once before a healthy one waits.
+ */
+export const MAX_ATTEMPTS_IN_FLIGHT = 16
+
+/** Why an attempt was not sent: the subscription's sealed secret does not open under this server key. */
+export const UNREADABLE_SECRET = "the signing secret cannot be read: was PRESSROOM_SERVER_KEY changed?"
 
 /** The longest a fiber sleeps without a notification: a safety net, not a poll. */
 const IDLE_RECHECK_MS = 30_000
@@ -56,21 +64,20 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
     const leaseMs = config.timeoutMs + LEASE_MARGIN_MS
 
     const eventWritten = yield* Queue.sliding<void>(1)
-    const deliveriesWritten = yield* Queue.sliding<void>(SENDERS)
-    const everySender = Array.from({ length: SENDERS }, () => undefined)
+    const deliveriesDue = yield* Queue.sliding<void>(1)
     yield* notifications.listen(CHANNELS.eventWritten).pipe(
       Stream.runForEach(() => Queue.offer(eventWritten, undefined)),
       Effect.catchAllCause((cause) => Effect.logError(`listening on ${CHANNELS.eventWritten} stopped`, cause)),
       Effect.forkScoped
     )
     yield* notifications.listen(CHANNELS.deliveriesWritten).pipe(
-      Stream.runForEach(() => Queue.offerAll(deliveriesWritten, everySender)),
+      Stream.runForEach(() => Queue.offer(deliveriesDue, undefined)),
       Effect.catchAllCause((cause) => Effect.logError(`listening on ${CHANNELS.deliveriesWritten} stopped`, cause)),
       Effect.forkScoped
     )
     // What was announced while listening was down was announced to no one: look now.
     yield* notifications.resumed.pipe(
-      Stream.runForEach(() => Effect.zipRight(Queue.offer(eventWritten, undefined), Queue.offerAll(deliveriesWritten, everySender))),
+      Stream.runForEach(() => Effect.zipRight(Queue.offer(eventWritten, undefined), Queue.offer(deliveriesDue, undefined))),
       Effect.forkScoped
     )
 
@@ -89,18 +96,34 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
       if (events === 0) yield* untilWoken(eventWritten, IDLE_RECHECK_MS)
     }).pipe(keepRunning("webhook fan-out"))
 
+    /** Signs and sends one attempt; a secret that does not open fails the attempt, unsent, on the schedule. */
+    const attempt = (claimed: ClaimedDelivery): Effect.Effect<SendResult> => {
+      const now = new Date()
+      return Effect.try(() => signingSecrets(key, claimed.subscription, now)).pipe(
+        Effect.matchEffect({
+          onFailure: () =>
+            Effect.as(Effect.logError(UNREADABLE_SECRET).pipe(Effect.annotateLogs({ subscriptionId: claimed.subscription.id })), {
+              outcome: "failed",
+              reason: UNREADABLE_SECRET,
+              durationMs: 0
+            } as const),
+          onSuccess: (secrets) => {
+            const body = deliveryBody(claimed)
+            return send({
+              url: claimed.endpoint,
+              headers: deliveryHeaders(claimed.id, body, secrets, now),
+              body,
+              timeoutMs: config.timeoutMs,
+              allowPrivateNetworks: config.allowPrivateNetworks
+            })
+          }
+        })
+      )
+    }
+
     const deliver = (claimed: ClaimedDelivery) =>
       Effect.gen(function* () {
-        const now = new Date()
-        const secrets = signingSecrets(key, claimed.subscription, now)
-        const body = deliveryBody(claimed)
-        const result = yield* send({
-          url: claimed.endpoint,
-          headers: deliveryHeaders(claimed.id, body, secrets, now),
-          body,
-          timeoutMs: config.timeoutMs,
-          allowPrivateNetworks: config.allowPrivateNetworks
-        })
+        const result = yield* attempt(claimed)
         metrics.recordDeliveryAttempt(result.outcome, result.durationMs / 1000)
         const ending = endingOf(result, claimed.attempt, config.retrySchedule, claimed.redelivery)
         const statusCode = "status" in result ? result.status : null
@@ -123,16 +146,27 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
         )
       }).pipe(Effect.annotateLogs({ deliveryId: claimed.id, attempt: String(claimed.attempt) }))
 
-    // Senders: claim a due delivery and send it; with none due, sleep until the next falls due.
-    for (let i = 0; i < SENDERS; i++) {
-      yield* Effect.gen(function* () {
-        const claimed = yield* store.claim(owner, leaseMs)
-        if (claimed !== undefined) return yield* deliver(claimed)
+    // The claimer: with an attempt slot free, claim a due delivery and send it in a fiber of its
+    // own; with none due, sleep until the next falls due, deliveries are announced or an attempt
+    // ends (which may free a subscription's next delivery).
+    const slots = yield* Effect.makeSemaphore(MAX_ATTEMPTS_IN_FLIGHT)
+    // Attempts run in the dispatcher's scope: a process that stops interrupts them (their leases lapse).
+    const scope = yield* Effect.scope
+    yield* Effect.gen(function* () {
+      yield* slots.take(1)
+      const claimed = yield* store.claim(owner, leaseMs).pipe(Effect.tapErrorCause(() => slots.release(1)))
+      if (claimed === undefined) {
+        yield* slots.release(1)
         const untilDue = yield* store.untilNextDue()
         // At least a moment, so that a delivery another process holds past its due time is not spun on.
-        yield* untilWoken(deliveriesWritten, Math.max(50, Math.min(untilDue ?? IDLE_RECHECK_MS, IDLE_RECHECK_MS)))
-      }).pipe(keepRunning("webhook sender"))
-    }
+        return yield* untilWoken(deliveriesDue, Math.max(50, Math.min(untilDue ?? IDLE_RECHECK_MS, IDLE_RECHECK_MS)))
+      }
+      yield* deliver(claimed).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("webhook delivery attempt could not be recorded", cause)),
+        Effect.ensuring(Effect.zipRight(slots.release(1), Queue.offer(deliveriesDue, undefined))),
+        Effect.forkIn(scope)
+      )
+    }).pipe(keepRunning("webhook delivery claimer"))
     return {} as const
   })
 }) {}
