@@ -1,7 +1,7 @@
 /** The documents the render benchmark measures. */
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { repositoryRoot } from "../src/render/fonts/manifest.ts"
+import { packageRoot } from "../src/render/fonts/manifest.ts"
 
 export interface BenchDocument {
   readonly name: string
@@ -10,7 +10,7 @@ export interface BenchDocument {
 }
 
 const example = (id: string): string => {
-  const path = join(repositoryRoot, "examples", `${id}.md`)
+  const path = join(packageRoot, "examples", `${id}.md`)
   if (!existsSync(path)) throw new Error(`examples/${id}.md is missing`)
   return readFileSync(path, "utf8")
 }

@@ -16,12 +16,12 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
-import { repositoryRoot } from "../src/render/fonts/manifest.ts"
+import { packageRoot } from "../src/render/fonts/manifest.ts"
 import { median } from "./stats.ts"
 
 const { values, positionals } = parseArgs({ options: { runs: { type: "string", default: "7" } }, allowPositionals: true })
 const runs = Number(values.runs)
-const checkouts = (positionals.length > 0 ? positionals : [repositoryRoot]).map((checkout) => resolve(checkout))
+const checkouts = (positionals.length > 0 ? positionals : [packageRoot]).map((checkout) => resolve(checkout))
 
 interface Run {
   readonly helpMs: number

@@ -4,14 +4,14 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type FontEntry, fontFilePath, manifestPath, repositoryRoot } from "../src/render/fonts/manifest.ts"
+import { type FontEntry, fontFilePath, manifestPath, packageRoot } from "../src/render/fonts/manifest.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 
 interface Sources {
   readonly families: ReadonlyArray<{ package: string; family: string; files: ReadonlyArray<string> }>
 }
 
-const sources = JSON.parse(readFileSync(join(repositoryRoot, "fonts", "sources.json"), "utf8")) as Sources
+const sources = JSON.parse(readFileSync(join(packageRoot, "fonts", "sources.json"), "utf8")) as Sources
 const fonts: Array<FontEntry> = []
 for (const source of sources.families) {
   const pkg = JSON.parse(readFileSync(fontFilePath({ package: source.package, file: "package.json" }), "utf8")) as {

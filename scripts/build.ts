@@ -4,8 +4,13 @@
  * - dist/pressroom.js, the pressroom command (bin/pressroom.js imports it), with what its commands
  *   import dynamically in dist/chunks/: a command loads only its own modules, so `pressroom --help`
  *   and the account commands load neither the HTTP server nor the renderer.
- * - dist/render-worker.js, the compiler worker that the pool starts under Node
- *   (src/render/engine/render-worker-url.ts).
+ * - dist/index.js, the library (package.json's "exports" ".": `import { render } from "pressroom"`),
+ *   sharing its chunks with the command.
+ * - dist/render-worker.js, the compiler worker that the pool starts under Node, and under Deno
+ *   when the library runs from dist/ (src/render/engine/render-worker-url.ts).
+ * - dist/client.js, the HTTP client ("exports" "./client"), once src/client/index.ts exists: a
+ *   build of its own, without splitting, so that no chunk shared with the renderer can pull the
+ *   renderer, fonts, WebAssembly or database code into a client's process.
  * - any other entry named on the command line, as dist/<its path>.js: the benchmarks build theirs
  *   (npm run bench:render builds bench/render.ts into dist/bench/render.js), so that what they
  *   measure is the code Node runs in production, not a TypeScript loader.
@@ -16,8 +21,8 @@
  *
  *   tsx scripts/build.ts [entry.ts ...]
  */
-import { build, type BuildOptions } from "esbuild"
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { build, type BuildOptions, type OutputFile } from "esbuild"
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -48,7 +53,7 @@ export const EXTERNAL = [
 
 export const buildOptions = {
   // Named entries: fixed names that bin/pressroom.js and the pool can find.
-  entryPoints: { pressroom: "src/cli/main.ts", "render-worker": "src/render/engine/render-worker.ts" },
+  entryPoints: { pressroom: "src/cli/main.ts", index: "src/index.ts", "render-worker": "src/render/engine/render-worker.ts" },
   // Packages included, but for EXTERNAL.
   bundle: true,
   external: EXTERNAL,
@@ -92,8 +97,24 @@ const entriesWith = (extra: ReadonlyArray<string>) => ({
   ...Object.fromEntries(extra.map((entry) => [entry.replace(/\.ts$/, ""), entry]))
 })
 
+/** The client's entry: absent until the client is written, then built whenever it exists. */
+const CLIENT_ENTRY = "src/client/index.ts"
+
+/**
+ * The client alone: one file with its packages, no chunk in common with the renderer's build. Its
+ * imports must stay free of the renderer's modules; bundling alone would not show it if they were.
+ */
+const clientBuild = (): Promise<{ outputFiles: Array<OutputFile> }> =>
+  existsSync(join(root, CLIENT_ENTRY))
+    ? build({ ...buildOptions, entryPoints: { client: CLIENT_ENTRY }, splitting: false })
+    : Promise.resolve({ outputFiles: [] })
+
+/** Folders of dist/ that other steps write: the declarations (npm run build:types). */
+const keptFolders = [join(dist, "types")]
+
 const buildDist = async (extra: ReadonlyArray<string>) => {
-  const { outputFiles } = await build({ ...buildOptions, entryPoints: entriesWith(extra) })
+  const [main, client] = await Promise.all([build({ ...buildOptions, entryPoints: entriesWith(extra) }), clientBuild()])
+  const outputFiles = [...main.outputFiles, ...client.outputFiles]
   // The entries last, once the chunks they import are there.
   const isEntry = (path: string) => !relative(dist, path).startsWith("chunks")
   const entriesLast = [...outputFiles.filter((file) => !isEntry(file.path)), ...outputFiles.filter((file) => isEntry(file.path))]
@@ -103,7 +124,8 @@ const buildDist = async (extra: ReadonlyArray<string>) => {
   // server's replacement workers start from the new dist/render-worker.js. A .tmp file may be
   // another build's, about to be renamed.
   const outputs = new Set(outputFiles.map(({ path }) => path))
-  for (const file of filesUnder(dist)) if (!outputs.has(file) && !file.endsWith(".tmp")) rmSync(file)
+  const kept = (file: string) => outputs.has(file) || file.endsWith(".tmp") || keptFolders.some((folder) => file.startsWith(`${folder}/`))
+  for (const file of filesUnder(dist)) if (!kept(file)) rmSync(file)
   process.stdout.write(`built ${outputs.size} files in ${relative(root, dist)}/\n`)
 }
 

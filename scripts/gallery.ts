@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { catalog } from "../src/render/catalog.ts"
-import { repositoryRoot } from "../src/render/fonts/manifest.ts"
+import { packageRoot } from "../src/render/fonts/manifest.ts"
 import { Renderer } from "../src/render/renderer.ts"
 import { firstPagePng, galleryDir } from "./gallery-image.ts"
 
@@ -17,7 +17,7 @@ const shown: Array<(typeof catalog.templates)[number]> = []
 try {
   await Promise.all(
     catalog.templates.map(async (template) => {
-      const markdown = readFileSync(join(repositoryRoot, "examples", `${template.id}.md`), "utf8")
+      const markdown = readFileSync(join(packageRoot, "examples", `${template.id}.md`), "utf8")
       const result = await renderer.render({ markdown, templateId: template.id })
       writeFileSync(join(galleryDir, `${template.id}.png`), firstPagePng(result.pdf))
       shown.push(template)

@@ -19,7 +19,7 @@ import { FUNCTION_TABLE_EXPORT, MEMO_MAX_AGE, MemoCache, type MemoLayout } from 
 import { exportFunctionTable } from "../src/render/engine/table-export.ts"
 import { startCompiler } from "../src/render/engine/wasm-compiler.ts"
 import { compilerRelease } from "../src/render/engine/wasm-pool.ts"
-import { repositoryRoot, verifyFonts } from "../src/render/fonts/manifest.ts"
+import { packageRoot, verifyFonts } from "../src/render/fonts/manifest.ts"
 import { typesetDocument } from "../src/render/typeset.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 import { variant } from "../bench/documents.ts"
@@ -38,7 +38,7 @@ const compiler = await startCompiler({
   bundle: readBundle()
 })
 
-const example = (id: string) => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
+const example = (id: string) => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
 const typeset = (templateId: string, markdown: string) =>
   typesetDocument(
     {

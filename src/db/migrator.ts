@@ -8,9 +8,9 @@ import * as Migrator from "@effect/sql/Migrator"
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { repositoryRoot } from "../render/fonts/manifest.ts"
+import { packageRoot } from "../render/fonts/manifest.ts"
 
-const migrationsDir = join(repositoryRoot, "migrations")
+const migrationsDir = join(packageRoot, "migrations")
 
 const loader: Migrator.Loader = Effect.sync(() =>
   readdirSync(migrationsDir)

@@ -11,11 +11,11 @@ import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { ApiKeys } from "../../src/accounts/api-keys.ts"
 import type { KeyEnvironment } from "../../src/accounts/principal.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-const bin = join(repositoryRoot, "bin", "pressroom.js")
+const bin = join(packageRoot, "bin", "pressroom.js")
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 interface Run {
@@ -30,7 +30,7 @@ const pressroom = (database: TestDatabase, args: ReadonlyArray<string>, env: Rec
     execFile(
       process.execPath,
       [bin, ...args],
-      { cwd: repositoryRoot, env: { ...inherited, ...database.env, ...env } },
+      { cwd: packageRoot, env: { ...inherited, ...database.env, ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
       }

@@ -12,7 +12,7 @@ import { execFile } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
@@ -20,7 +20,7 @@ import { PNG_1x1 } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
 import { mutate, newDocument, publish } from "../helpers/v2.ts"
 
-const bin = join(repositoryRoot, "bin", "pressroom.js")
+const bin = join(packageRoot, "bin", "pressroom.js")
 
 const CHECKS = [
   "rendererVersion",
@@ -47,7 +47,7 @@ interface Run {
 const audit = (env: Record<string, string>, args: ReadonlyArray<string>): Promise<Run> => {
   const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, ...inherited } = childEnv()
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, "audit", ...args], { cwd: repositoryRoot, env: { ...inherited, ...env } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [bin, "audit", ...args], { cwd: packageRoot, env: { ...inherited, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
     )
   })

@@ -8,7 +8,7 @@ import { build } from "esbuild"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { buildOptions, EXTERNAL } from "../../scripts/build.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 
 t.test("no package the build bundles looks for files beside itself", async (t) => {
   const { metafile, warnings } = await build({ ...buildOptions, metafile: true, logLevel: "silent" })
@@ -18,7 +18,7 @@ t.test("no package the build bundles looks for files beside itself", async (t) =
   const reviewed = new Set(["node_modules/undici/index.js"]) // __filename behind a typeof guard, for stack traces
   const packages = Object.keys(metafile.inputs).filter((input) => input.includes("node_modules/"))
   t.ok(packages.length > 100, `${packages.length} package files bundled`)
-  const offenders = packages.filter((input) => !reviewed.has(input) && locating.test(readFileSync(join(repositoryRoot, input), "utf8")))
+  const offenders = packages.filter((input) => !reviewed.has(input) && locating.test(readFileSync(join(packageRoot, input), "utf8")))
   t.same(offenders, [], `no bundled package file locates itself (else add its package to EXTERNAL: ${EXTERNAL.join(", ")})`)
   const computed = warnings.filter((warning) => warning.id === "unsupported-require-call" || warning.id === "unsupported-dynamic-import")
   t.same(

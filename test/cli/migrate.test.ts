@@ -9,19 +9,19 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { createAccount, usageOf } from "../helpers/api.ts"
 import { databaseKinds, freshDatabase } from "../helpers/database.ts"
 import { startServer } from "../helpers/server.ts"
 
 const migrate = (env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(repositoryRoot, "bin", "pressroom.js"), "migrate"], { env: childEnv(env) }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(packageRoot, "bin", "pressroom.js"), "migrate"], { env: childEnv(env) }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
 
-const migrations = readdirSync(join(repositoryRoot, "migrations"))
+const migrations = readdirSync(join(packageRoot, "migrations"))
   .map((file) => /^(\d+)_(.+)\.sql$/.exec(file))
   .filter((match) => match !== null)
   .map((match) => ({ id: Number(match[1]), name: match[2] }))

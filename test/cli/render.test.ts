@@ -9,11 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseOptionFlags } from "../../src/cli/render.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { isValidPdf, metadata, pdfText } from "../helpers/pdf.ts"
 import { sha256 } from "../helpers/render.ts"
 
-const bin = join(repositoryRoot, "bin", "pressroom.js")
+const bin = join(packageRoot, "bin", "pressroom.js")
 const dir = mkdtempSync(join(tmpdir(), "pressroom-cli-"))
 const source = join(dir, "doc.md")
 writeFileSync(source, "---\ntitle: CLI Document\n---\n# Hello from the command line\n\n![remote](https://example.com/x.png)\n")

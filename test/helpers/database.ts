@@ -14,7 +14,7 @@ import { migrate } from "../../src/db/migrator.ts"
 import type { Notifications } from "../../src/db/notifications.ts"
 import * as PgliteClient from "../../src/db/pglite-client.ts"
 import * as PostgresClient from "../../src/db/pg-client.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import type { TestContext } from "./tap.ts"
 
 export const postgresServerUrl = process.env.PRESSROOM_TEST_DATABASE_URL
@@ -31,9 +31,9 @@ export interface TestDatabase {
 
 const migrationsHash = createHash("sha256")
   .update(
-    readdirSync(join(repositoryRoot, "migrations"))
+    readdirSync(join(packageRoot, "migrations"))
       .sort()
-      .map((f) => readFileSync(join(repositoryRoot, "migrations", f), "utf8"))
+      .map((f) => readFileSync(join(packageRoot, "migrations", f), "utf8"))
       .join("\0")
   )
   .digest("hex")
@@ -44,7 +44,7 @@ const migrationsHash = createHash("sha256")
  * PGlite database takes seconds, copying one a few milliseconds.
  */
 const pgliteTemplate = async (): Promise<string> => {
-  const cache = join(repositoryRoot, "node_modules", ".cache", "pressroom-test", `pglite-${migrationsHash}`)
+  const cache = join(packageRoot, "node_modules", ".cache", "pressroom-test", `pglite-${migrationsHash}`)
   if (existsSync(cache)) return cache
   const building = `${cache}.${process.pid}.${randomBytes(4).toString("hex")}`
   mkdirSync(building, { recursive: true })

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { childEnv } from "./child-env.ts"
 import { TEST_SERVER_KEY } from "./server-key.ts"
 import type { TestContext } from "./tap.ts"
@@ -29,9 +29,9 @@ export interface RunningServer {
  * test builds it first), or by Deno from the sources, as the `serve` task of deno.json does.
  */
 const commands = {
-  node: [process.execPath, "--single-threaded-gc", join(repositoryRoot, "bin", "pressroom.js"), "serve"],
+  node: [process.execPath, "--single-threaded-gc", join(packageRoot, "bin", "pressroom.js"), "serve"],
   deno: [
-    join(repositoryRoot, "node_modules", "deno", "deno"),
+    join(packageRoot, "node_modules", "deno", "deno"),
     "run",
     "--v8-flags=--single-threaded-gc",
     "--allow-read",
@@ -40,7 +40,7 @@ const commands = {
     "--allow-sys",
     "--allow-run",
     "--allow-net",
-    join(repositoryRoot, "src", "cli", "main.ts"),
+    join(packageRoot, "src", "cli", "main.ts"),
     "serve"
   ]
 } as const
@@ -50,7 +50,7 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
   const dataDir = env.PRESSROOM_DATA_DIR ?? mkdtempSync(join(tmpdir(), "pressroom-server-"))
   const [command, ...args] = commands[runtime]
   const child = spawn(command, args, {
-    cwd: repositoryRoot,
+    cwd: packageRoot,
     env: childEnv({
       PORT: "0",
       HOST: "127.0.0.1",

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { readBundle } from "../../src/render/engine/bundle.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { LOCALES } from "../../src/render/locales.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { templateHashes } from "../../src/render/template-hashes.ts"
@@ -18,7 +18,7 @@ import { mapLimit } from "../helpers/render.ts"
 const renderer = await Renderer.create({ workers: 2, timeoutMs: 120_000 })
 t.teardown(() => renderer.close())
 
-const sample = (id: string): string => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
+const sample = (id: string): string => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
 
 /** Text as a reader sees it: hyphenated line ends joined, white space removed, lower case. */
 const readable = (pdf: Uint8Array): string =>

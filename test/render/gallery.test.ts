@@ -6,7 +6,7 @@ import t from "tap"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { TEMPLATE_IDS } from "../../src/render/catalog.ts"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { firstPagePng, galleryDir } from "../../scripts/gallery-image.ts"
 import { mapLimit } from "../helpers/render.ts"
@@ -16,7 +16,7 @@ t.teardown(() => renderer.close())
 
 t.test("every gallery image regenerates byte for byte", async (t) => {
   await mapLimit(TEMPLATE_IDS, 4, async (id) => {
-    const markdown = readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
+    const markdown = readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
     const result = await renderer.render({ markdown, templateId: id })
     const committed = readFileSync(join(galleryDir, `${id}.png`))
     t.ok(Buffer.from(firstPagePng(result.pdf)).equals(committed), `${id}.png is current (run npm run gallery)`)

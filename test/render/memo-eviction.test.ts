@@ -17,7 +17,7 @@ import { createNativeEngine } from "../../src/render/engine/native.ts"
 import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
 import { startCompiler } from "../../src/render/engine/wasm-compiler.ts"
 import { compilerRelease, WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
-import { repositoryRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
 import { typesetDocument, type TypesetJob } from "../../src/render/typeset.ts"
@@ -26,7 +26,7 @@ import { sha256 } from "../helpers/render.ts"
 const binary = readFileSync(compilerRelease().binaryPath)
 const layout = MEMO_LAYOUTS[sha256(binary)]!
 
-const example = (id: string) => readFileSync(join(repositoryRoot, "examples", `${id}.md`), "utf8")
+const example = (id: string) => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
 const job = (templateId: string, markdown: string): TypesetJob => ({
   markdown,
   templateId,
@@ -52,7 +52,7 @@ t.test("the recorded layout is the one npm run memo-layout finds in the installe
     execFile(
       process.execPath,
       ["--import", "tsx", "scripts/memo-layout.ts"],
-      { cwd: repositoryRoot, env: childEnv(), timeout: 120_000 },
+      { cwd: packageRoot, env: childEnv(), timeout: 120_000 },
       (_, stdout, stderr) => resolve({ stdout, stderr })
     )
   )

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { TYPST_VERSION } from "../../src/render/engine/wasm-pool.ts"
-import { readManifest, repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
@@ -223,11 +223,11 @@ t.test("provenance", async (t) => {
   t.equal(p.rendererVersion, `pressroom ${packageJson.version}`, "rendererVersion names the release")
   const fonts = readManifest().fonts.map((font) => font.sha256)
   t.equal(p.fontSetSha256, sha([...fonts].sort().join("\n")), "fontSetSha256 covers the sorted font file hashes")
-  const definition = readFileSync(join(repositoryRoot, "typst-templates", "templates", "clean.typ"))
+  const definition = readFileSync(join(packageRoot, "typst-templates", "templates", "clean.typ"))
   t.equal(p.templateDefinitionSha256, sha(definition.toString()), "templateDefinitionSha256 is the template's own file")
   t.equal(
     p.catalogSha256,
-    sha(readFileSync(join(repositoryRoot, "typst-templates", "catalog.json"), "utf8")),
+    sha(readFileSync(join(packageRoot, "typst-templates", "catalog.json"), "utf8")),
     "catalogSha256 is the catalog file"
   )
   const defs = new Set<string>()

@@ -4,14 +4,14 @@
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative, sep } from "node:path"
-import { repositoryRoot } from "../fonts/manifest.ts"
+import { packageRoot } from "../fonts/manifest.ts"
 
 export interface BundleFile {
   readonly path: string
   readonly text: string
 }
 
-export const templatesRoot = join(repositoryRoot, "typst-templates")
+export const templatesRoot = join(packageRoot, "typst-templates")
 
 const walk = (dir: string): Array<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { sha256Hex } from "../../shared/hash.ts"
 import { readFontFile } from "../fonts/font-file.ts"
 import type { VerifiedFont } from "../fonts/manifest.ts"
-import { repositoryRoot } from "../fonts/manifest.ts"
+import { packageRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
 import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
 import { cancelled, CompileFailure, type CompileTask, noWorkerReplacements, type TypstEngine } from "./engine.ts"
@@ -28,7 +28,7 @@ interface NodeCompiler {
 }
 
 export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Promise<TypstEngine> => {
-  const require = createRequire(join(repositoryRoot, "package.json"))
+  const require = createRequire(join(packageRoot, "package.json"))
   const { NodeCompiler } = (await import(packageName)) as {
     NodeCompiler: { create(args: { workspace: string; fontArgs: ReadonlyArray<{ fontBlobs: ReadonlyArray<Buffer> }> }): NodeCompiler }
   }
@@ -37,7 +37,8 @@ export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Pr
   // The workspace is the template bundle, so "/lib/..." and "/templates/..." resolve as in the pool.
   const compiler = NodeCompiler.create({
     workspace: templatesRoot,
-    fontArgs: [{ fontBlobs: fonts.map(readFontFile) }]
+    // The compiler takes Buffers: a view of each font's bytes, not a copy.
+    fontArgs: [{ fontBlobs: fonts.map(readFontFile).map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) }]
   })
   const compile = (task: CompileTask): Uint8Array => {
     const shadows = task.shadows.map((shadow) => join(templatesRoot, shadow.path))

@@ -15,7 +15,7 @@ import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { sha256Hex } from "../../shared/hash.ts"
 import { type Coverage, coverageFromRuns } from "../fonts/coverage.ts"
-import { repositoryRoot, type VerifiedFont } from "../fonts/manifest.ts"
+import { packageRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import type { TypesetJob, TypesetResult } from "../typeset.ts"
 import type { BundleFile } from "./bundle.ts"
 import {
@@ -59,7 +59,7 @@ const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
 
 /** Where the released compiler binary is installed (its SHA-256 is `rendererReleaseChecksum`), and its version. */
 export const compilerRelease = (): { readonly binaryPath: string; readonly version: string } => {
-  const require = createRequire(`${repositoryRoot}/package.json`)
+  const require = createRequire(`${packageRoot}/package.json`)
   return {
     binaryPath: require.resolve(`${compilerPackage}/pkg/typst_ts_web_compiler_bg.wasm`),
     version: (require(`${compilerPackage}/package.json`) as { version: string }).version

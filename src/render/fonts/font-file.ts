@@ -22,9 +22,13 @@ export class FontSetError extends Error {
 
 export const fontMissing = (where: string): FontSetError => new FontSetError(`font file missing: ${where} (run npm install)`)
 
-/** The file's bytes, or a FontSetError naming it when it is missing or differs from the manifest. */
-export const readFontFile = (font: FontFile): Buffer => {
-  let bytes: Buffer
+/**
+ * The file's bytes, or a FontSetError naming it when it is missing or differs from the manifest.
+ * Typed as the Uint8Array it is: the package's declarations include this module, and a project
+ * that embeds the renderer need not have Node's type definitions installed.
+ */
+export const readFontFile = (font: FontFile): Uint8Array => {
+  let bytes: Uint8Array
   try {
     bytes = readFileSync(font.path)
   } catch {

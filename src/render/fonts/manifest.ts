@@ -30,18 +30,24 @@ export interface VerifiedFont extends FontEntry, FontFile {}
 
 export { FontSetError }
 
-/** The checkout: the nearest directory above this module with the font manifest (src/ and dist/ alike). */
+/**
+ * The package's own folder: the nearest directory above this module with the font manifest, from
+ * src/ and dist/ alike, in a checkout or installed (node_modules/pressroom/). The package's files
+ * (fonts/manifest.json, typst-templates/, migrations/, dist/render-worker.js) are found from it,
+ * and its dependencies (fonts, WebAssembly) through a require made at its package.json, which
+ * Node resolves upward from there, into a consumer's node_modules where npm hoisted them.
+ */
 const findRoot = (from: string): string => {
   if (existsSync(join(from, "fonts", "manifest.json"))) return from
   const parent = dirname(from)
-  if (parent === from) throw new Error("the Pressroom checkout (fonts/manifest.json) was not found above the running module")
+  if (parent === from) throw new Error("the Pressroom package (fonts/manifest.json) was not found above the running module")
   return findRoot(parent)
 }
 
-export const repositoryRoot = findRoot(dirname(fileURLToPath(import.meta.url)))
-export const manifestPath = join(repositoryRoot, "fonts", "manifest.json")
+export const packageRoot = findRoot(dirname(fileURLToPath(import.meta.url)))
+export const manifestPath = join(packageRoot, "fonts", "manifest.json")
 
-const require = createRequire(join(repositoryRoot, "package.json"))
+const require = createRequire(join(packageRoot, "package.json"))
 
 export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string =>
   join(dirname(require.resolve(`${entry.package}/package.json`)), entry.file)
