@@ -27,5 +27,3 @@ export class PressroomApi extends HttpApi.make("pressroom")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(OpenApi.Description, "Markdown to reproducible PDF through named templates.")
   .annotate(OpenApi.Transform, describeHeaders) {}
-
-export const openApiDocument = OpenApi.fromApi(PressroomApi)
