@@ -58,7 +58,9 @@ const problems: Array<string> = []
 // Every rule's violations, those of reachability rules (found on modules, not on one import) included.
 for (const violation of result.output.summary.violations) {
   const via = violation.via?.map((step) => (typeof step === "string" ? step : step.name)) ?? []
-  problems.push(`${violation.rule.name}: ${[violation.from, ...via, violation.to].filter((step, i, all) => step !== all[i - 1]).join(" → ")}`)
+  problems.push(
+    `${violation.rule.name}: ${[violation.from, ...via, violation.to].filter((step, i, all) => step !== all[i - 1]).join(" → ")}`
+  )
 }
 
 const folders = new Map<string, Set<string>>()

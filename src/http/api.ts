@@ -1,6 +1,8 @@
 /**
  * The whole HTTP interface, assembled from each context's `api.ts`: one definition for the server,
- * the OpenAPI document and tests. A context's handlers (`http.ts`) import it to build their group.
+ * the OpenAPI document, the typed client (src/client/) and tests. A context's handlers (`http.ts`)
+ * import it to build their group. Since the client imports it too, it and every `api.ts` import
+ * schemas and data only (.dependency-cruiser.cjs, `client-stays-light`).
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "../accounts/api.ts"
