@@ -8,7 +8,7 @@
  *
  * An error answer fails with the server's `PublishedError`, carrying the specification's error
  * object (`error`) and the answer's headers; no answer fails with the HttpClient's `RequestError`
- * or a `TimeoutException`.
+ * or a `TimeoutException`; a request that cannot be encoded, with `InvalidArgument`.
  */
 import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -18,7 +18,7 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Headers from "@effect/platform/Headers"
-import { type Cause, type Duration, Effect, FiberRef, Option, type ParseResult, Schema, SchemaAST } from "effect"
+import { type Cause, Data, type Duration, Effect, FiberRef, Option, ParseResult, Schema, SchemaAST } from "effect"
 import type { Simplify } from "effect/Types"
 import { PressroomApi } from "../http/api.ts"
 import { PublishingErrorEnvelope, V1ErrorBody } from "../shared/error-responses.ts"
@@ -39,7 +39,7 @@ export interface ClientOptions {
 }
 
 /** Why a call failed without the server's error object. */
-export type NoAnswer = HttpClientError.HttpClientError | ParseResult.ParseError | Cause.TimeoutException
+export type ClientFailure = InvalidArgument | HttpClientError.HttpClientError | ParseResult.ParseError | Cause.TimeoutException
 
 type ApiGroups = typeof PressroomApi extends { readonly groups: Readonly<Record<string, infer G>> } ? G : never
 
@@ -72,7 +72,7 @@ export type Method<Endpoint> =
   >
     ? (
         request: KeyOptional<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>
-      ) => Effect.Effect<Success, Exclude<Error, ServerError> | PublishedError | NoAnswer>
+      ) => Effect.Effect<Success, Exclude<Error, ServerError> | PublishedError | ClientFailure>
     : never
 
 /** Every group of the API, each with a method per endpoint. */
@@ -82,19 +82,33 @@ export type EffectClient = {
   }
 }
 
-/** The headers of the latest answer in this fiber, which an error's retry delay is read from. */
-const answerHeaders = FiberRef.unsafeMake<Headers.Headers>(Headers.empty)
+/**
+ * What one try has seen: whether its request was sent, and the answer's headers. The HttpClient
+ * writes it; a fiber the try runs in (the timeout races it in one) shares the same object.
+ */
+interface Try {
+  sent: boolean
+  headers: Headers.Headers
+}
+const currentTry = FiberRef.unsafeMake<Try | undefined>(undefined)
+
+/** A request the API definition refuses before sending it, such as a malformed id: nothing reached the server. */
+export class InvalidArgument extends Data.TaggedError("InvalidArgument")<{
+  readonly message: string
+  readonly cause: ParseResult.ParseError
+}> {}
 
 const ErrorBody = Schema.Union(PublishingErrorEnvelope, V1ErrorBody)
 
 /**
  * An error answer, with its headers: the one the endpoint declares, as decoded; or the
  * specification's error object under a status the endpoint does not declare (a 503 from a
- * dependency), read from the response the client refused.
+ * dependency), read from the response the client refused. A request that could not be encoded
+ * is the caller's `InvalidArgument`.
  */
-const withAnswer = <E>(error: E): Effect.Effect<never, E | PublishedError> => {
-  if (error instanceof PublishedError)
-    return Effect.flatMap(FiberRef.get(answerHeaders), (headers) => Effect.fail(new PublishedError({ error: error.error, headers })))
+const withAnswer = <E>(error: E, attempt: Try): Effect.Effect<never, E | PublishedError | InvalidArgument> => {
+  if (error instanceof PublishedError) return Effect.fail(new PublishedError({ error: error.error, headers: attempt.headers }))
+  if (ParseResult.isParseError(error) && !attempt.sent) return Effect.fail(new InvalidArgument({ message: error.message, cause: error }))
   if (!(error instanceof HttpClientError.ResponseError)) return Effect.fail(error)
   const { response } = error
   return HttpClientResponse.schemaBodyJson(ErrorBody)(response).pipe(
@@ -125,7 +139,16 @@ export const makeEffectClient = (options: ClientOptions): Effect.Effect<EffectCl
             const credential = credentialFor(request.url)
             return credential === undefined ? request : HttpClientRequest.bearerToken(request, credential)
           }),
-          HttpClient.tap((response) => FiberRef.set(answerHeaders, response.headers))
+          HttpClient.tapRequest(() =>
+            Effect.map(FiberRef.get(currentTry), (attempt) => {
+              if (attempt) attempt.sent = true
+            })
+          ),
+          HttpClient.tap((response) =>
+            Effect.map(FiberRef.get(currentTry), (attempt) => {
+              if (attempt) attempt.headers = response.headers
+            })
+          )
         )
     })
     const timeout = options.timeout ?? "60 seconds"
@@ -139,8 +162,15 @@ export const makeEffectClient = (options: ClientOptions): Effect.Effect<EffectCl
         const resendable = keyed || endpoint.method === "GET" || endpoint.method === "HEAD"
         methods[endpoint.name] = (request) => {
           const sent = keyed ? withIdempotencyKey(request) : request
-          // The headers are read in the fiber that received the answer, before the timeout's race ends it.
-          return call(sent).pipe(Effect.catchAll(withAnswer), Effect.timeout(timeout), Effect.retry(retrySchedule(retry, resendable)))
+          const oneTry = Effect.suspend(() => {
+            const attempt: Try = { sent: false, headers: Headers.empty }
+            return call(sent).pipe(
+              Effect.catchAll((error) => withAnswer(error, attempt)),
+              Effect.timeout(timeout),
+              Effect.locally(currentTry, attempt)
+            )
+          })
+          return Effect.retry(oneTry, retrySchedule(retry, resendable))
         }
       }
       client[group.identifier] = methods

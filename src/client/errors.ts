@@ -2,7 +2,8 @@
  * What a Promise of the client rejects with. An answer carrying the specification's error object
  * (section 7: `code`, `httpStatus`, `retryable`, `details`) is a `PressroomError`, of the subclass
  * of its code; a request that got no answer is a `ConnectionError`; an answer the API definition
- * does not describe is a `ResponseError`.
+ * does not describe is a `ResponseError`. (A request the client cannot send as the API defines it,
+ * such as a malformed id, is the caller's `TypeError`.)
  */
 import type { ErrorCategory, ErrorCode, ErrorDetails, PublishingError } from "../shared/errors.ts"
 

@@ -3,7 +3,14 @@
  * server validates with. `PressroomClient` for Promises, `makeEffectClient` for Effect. It imports
  * schemas and data only: no renderer, fonts, WebAssembly or database code (ARCHITECTURE.md).
  */
-export { type ClientOptions, type EffectClient, makeEffectClient, type Method, type NoAnswer } from "./effect-client.ts"
+export {
+  type ClientFailure,
+  type ClientOptions,
+  type EffectClient,
+  InvalidArgument,
+  makeEffectClient,
+  type Method
+} from "./effect-client.ts"
 export {
   ArtifactExpiredError,
   ArtifactUnavailableError,

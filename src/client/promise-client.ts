@@ -1,14 +1,15 @@
 /**
  * The client for code that does not use Effect: `new PressroomClient({ baseUrl, apiKey })` has the
  * methods of the Effect client (effect-client.ts), group by group, each returning a Promise of the
- * same value; the Promise rejects with errors.ts's classes. Derived mechanically, so every
+ * same value; the Promise rejects with errors.ts's classes, or a TypeError for a request the API
+ * definition refuses before sending it. Derived mechanically, so every
  * endpoint of the API definition is here with its exact request and response types.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import { Cause, Effect, Exit, Option, ParseResult } from "effect"
 import { PublishedError } from "../shared/errors.ts"
-import { type ClientOptions, type EffectClient, makeEffectClient } from "./effect-client.ts"
+import { type ClientOptions, type EffectClient, InvalidArgument, makeEffectClient } from "./effect-client.ts"
 import { ConnectionError, pressroomErrorOf, ResponseError } from "./errors.ts"
 
 type Promised<M> = M extends (request: infer R) => Effect.Effect<infer A, infer _E> ? (request: R) => Promise<A> : never
@@ -23,6 +24,7 @@ const rejection = (cause: Cause.Cause<unknown>): unknown => {
   if (Option.isNone(failure)) return Cause.squash(cause)
   const error = failure.value
   if (error instanceof PublishedError) return pressroomErrorOf(error.error)
+  if (error instanceof InvalidArgument) return new TypeError(error.message, { cause: error.cause })
   if (Cause.isTimeoutException(error)) return new ConnectionError("no answer in time", { cause: error })
   if (HttpClientError.isHttpClientError(error)) {
     return error._tag === "RequestError" && error.reason === "Transport"

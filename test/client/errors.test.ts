@@ -1,8 +1,9 @@
 /**
  * The client's errors, against a real server behind a recording proxy: an error answer rejects
  * with the PressroomError subclass of its code, carrying the specification's error object, and a
- * `retryable: false` answer (400, 404, 409, 422) reaches the server once, never retried. The
- * Effect client fails with the tagged error that carries the same object.
+ * `retryable: false` answer (400, 404, 409, 422) reaches the server once, never retried; a
+ * request the API definition refuses (a malformed id) is a TypeError and is not sent. The Effect
+ * client fails with the tagged error that carries the same object.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect } from "effect"
@@ -109,6 +110,14 @@ t.test("typed errors, not retried", async (t) => {
     t.ok(error instanceof InvalidRequestError, "an InvalidRequestError")
     checkPublished(t, error, "invalid_request", 400)
     t.equal(sent.length, 1, "sent once")
+  })
+
+  await t.test("a request the API definition refuses is not sent", async (t) => {
+    const { error, sent } = await attempt(() => client.jobs.get({ path: { jobId: "not-a-uuid" } }))
+    t.ok(error instanceof TypeError, `a TypeError (${String(error)})`)
+    t.notOk(error instanceof PressroomError, "not the server's error")
+    t.match((error as Error).message, /jobId/, "the message names the argument")
+    t.equal(sent.length, 0, "nothing was sent")
   })
 
   await t.test("the Effect client fails with the tagged error", async (t) => {
