@@ -55,12 +55,13 @@ const result: IReporterOutput = await cruise(["src"], { ...ruleSet.options, rule
 if (typeof result.output === "string") throw new Error("dependency-cruiser answered with text, not its result")
 const problems: Array<string> = []
 
-// Every rule's violations, those of reachability rules (found on modules, not on one import) included.
+// Every rule's violations, those of reachability rules (found on modules, not on one import) included,
+// with the path that breaks the rule (a circle's, or the imports from the module to what it reaches).
 for (const violation of result.output.summary.violations) {
-  const via = violation.via?.map((step) => (typeof step === "string" ? step : step.name)) ?? []
-  problems.push(
-    `${violation.rule.name}: ${[violation.from, ...via, violation.to].filter((step, i, all) => step !== all[i - 1]).join(" → ")}`
-  )
+  const path = violation.cycle
+    ? [violation.from, ...violation.cycle.map((step) => step.name)]
+    : [violation.from, ...(violation.via ?? []).map((step) => step.name), violation.to]
+  problems.push(`${violation.rule.name}: ${path.filter((step, i) => step !== path[i - 1]).join(" → ")}`)
 }
 
 const folders = new Map<string, Set<string>>()
