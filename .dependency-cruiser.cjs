@@ -16,8 +16,35 @@ module.exports = {
       name: "no-http-from-domain",
       severity: "error",
       comment: "src/http/ is the server: the domain never imports it (the CLI starts it; handlers are ruled below).",
-      from: { path: "^src/", pathNot: ["^src/http/", "^src/cli/", "^src/[^/]+/http\\.ts$"] },
+      from: { path: "^src/", pathNot: ["^src/http/", "^src/cli/", "^src/[^/]+/http\\.ts$", "^src/client/"] },
       to: { path: "^src/http/" }
+    },
+    {
+      name: "client-is-derived-from-the-api",
+      severity: "error",
+      comment: "Of src/http/, the typed client (src/client/) imports the API definition only.",
+      from: { path: "^src/client/" },
+      to: { path: "^src/http/", pathNot: "^src/http/api\\.ts$" }
+    },
+    {
+      name: "client-stays-light",
+      severity: "error",
+      comment:
+        "pressroom/client is a browser-sized dependency: nothing it reaches, however indirectly, is renderer, font, WebAssembly, worker or database code. The API definition it imports holds schemas and data only.",
+      from: { path: "^src/client/" },
+      to: {
+        reachable: true,
+        path: [
+          "^src/render/engine/",
+          "^src/render/fonts/",
+          "^src/db/",
+          "@electric-sql/pglite",
+          "@myriaddreamin/",
+          "node_modules/pg/",
+          "node_modules/mupdf/",
+          "^(node:)?worker_threads$"
+        ]
+      }
     },
     {
       name: "only-handlers-import-the-api",

@@ -1,6 +1,7 @@
 /**
  * Checks the import rules of src/ (ARCHITECTURE.md, "The shape of a context, and its imports"):
- * the rules of .dependency-cruiser.cjs (no file-level circle, no domain module importing src/http/),
+ * the rules of .dependency-cruiser.cjs (no file-level circle, no domain module importing src/http/,
+ * nothing heavy reachable from the typed client),
  * and no circle between folders of src/ beyond the one the Effect idiom asks for, a context's
  * handlers (src/<context>/http.ts) importing the API assembled from every context (src/http/api.ts).
  * Prints each problem and exits 1 when there is any: `npm run check:imports`.
@@ -54,10 +55,13 @@ const result: IReporterOutput = await cruise(["src"], { ...ruleSet.options, rule
 if (typeof result.output === "string") throw new Error("dependency-cruiser answered with text, not its result")
 const problems: Array<string> = []
 
-for (const module of result.output.modules) {
-  for (const dependency of module.dependencies) {
-    for (const rule of dependency.rules ?? []) problems.push(`${rule.name}: ${module.source} → ${dependency.resolved}`)
-  }
+// Every rule's violations, those of reachability rules (found on modules, not on one import) included,
+// with the path that breaks the rule (a circle's, or the imports from the module to what it reaches).
+for (const violation of result.output.summary.violations) {
+  const path = violation.cycle
+    ? [violation.from, ...violation.cycle.map((step) => step.name)]
+    : [violation.from, ...(violation.via ?? []).map((step) => step.name), violation.to]
+  problems.push(`${violation.rule.name}: ${path.filter((step, i) => step !== path[i - 1]).join(" → ")}`)
 }
 
 const folders = new Map<string, Set<string>>()

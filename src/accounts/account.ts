@@ -1,10 +1,6 @@
-/** Accounts: the owners of API keys and of everything those keys create (contract section 2). */
-import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
-import { randomUUID } from "node:crypto"
+/** An account: the owner of API keys and of everything those keys create (contract section 2). */
+import { Schema } from "effect"
 import { Plan } from "../entitlements/plan.ts"
-import { NotFound } from "../shared/errors.ts"
-import { column, TimestampColumn } from "../shared/rows.ts"
 import { Timestamp } from "../shared/timestamp.ts"
 
 export class Account extends Schema.Class<Account>("Account")({
@@ -14,54 +10,4 @@ export class Account extends Schema.Class<Account>("Account")({
   /** A custom monthly allowance; null means the plan's (contract section 6). */
   monthlyUnits: Schema.NullOr(Schema.Int),
   createdAt: Timestamp
-}) {}
-
-/** A row of `accounts` decoded into an `Account`. */
-const AccountRow = Schema.Struct({
-  ...Account.fields,
-  monthlyUnits: column(Account.fields.monthlyUnits, "monthly_units"),
-  createdAt: column(TimestampColumn, "created_at")
-})
-const toAccount = Schema.decodeUnknown(AccountRow)
-
-export interface NewAccount {
-  readonly name: string
-  readonly plan: Plan
-  readonly monthlyUnits: number | null
-}
-
-export class Accounts extends Effect.Service<Accounts>()("pressroom/Accounts", {
-  effect: Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-
-    const findById = SqlSchema.findOne({
-      Request: Schema.UUID,
-      Result: AccountRow,
-      execute: (id) => sql`select id, name, plan, monthly_units, created_at from accounts where id = ${id}`
-    })
-
-    const create = (account: NewAccount): Effect.Effect<Account> =>
-      sql`
-        insert into accounts (id, name, plan, monthly_units)
-        values (${randomUUID()}, ${account.name}, ${account.plan}, ${account.monthlyUnits})
-        returning id, name, plan, monthly_units, created_at`.pipe(
-        Effect.flatMap(([row]) => toAccount(row)),
-        Effect.map((fields) => new Account(fields)),
-        Effect.orDie
-      )
-
-    /** The account `id`; 404 when there is none. */
-    const find = (id: string): Effect.Effect<Account, NotFound> =>
-      findById(id).pipe(
-        Effect.orDie,
-        Effect.flatMap(
-          Option.match({
-            onNone: () => Effect.fail(new NotFound({ resource: "account" })),
-            onSome: (fields) => Effect.succeed(new Account(fields))
-          })
-        )
-      )
-
-    return { create, find } as const
-  })
 }) {}

@@ -5,20 +5,9 @@ import { randomUUID } from "node:crypto"
 import { NotFound } from "../shared/errors.ts"
 import { environmentOf, generateApiKey, hashApiKey, prefixOf } from "./api-key.ts"
 import { Plan } from "../entitlements/plan.ts"
-import { ApiScope, KeyEnvironment, type Principal } from "./principal.ts"
+import { ApiScope, type KeyEnvironment, type Principal } from "./principal.ts"
 import { column, TimestampColumn } from "../shared/rows.ts"
-import { Timestamp } from "../shared/timestamp.ts"
-
-/** A key as operators see it: everything but the secret. */
-export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
-  id: Schema.UUID,
-  prefix: Schema.String.annotations({ description: "the key's first characters, to recognise it by" }),
-  scopes: Schema.Array(ApiScope),
-  environment: KeyEnvironment,
-  expiresAt: Schema.NullOr(Timestamp),
-  createdAt: Timestamp,
-  revokedAt: Schema.NullOr(Timestamp)
-}) {}
+import { ApiKey } from "./api-key-resource.ts"
 
 export interface NewApiKey {
   readonly accountId: string

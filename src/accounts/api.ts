@@ -1,7 +1,8 @@
 /**
  * The operators' admin API (contract section 9), behind the admin token. When
  * `PRESSROOM_ADMIN_TOKEN` is unset every route here answers 404, as if the API did not exist. Its
- * bodies are those of `AccountAdministration` (administration.ts), which the CLI shares.
+ * bodies (administration-bodies.ts) are those `AccountAdministration` (administration.ts) and the
+ * CLI take and give.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -16,7 +17,7 @@ import {
   CreditPacksAdded,
   KeyCreated,
   KeyRevoked
-} from "./administration.ts"
+} from "./administration-bodies.ts"
 import { AdminAuthentication } from "./security.ts"
 
 const AccountPath = Schema.Struct({ accountId: Schema.UUID })

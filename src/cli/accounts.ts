@@ -23,7 +23,7 @@ import {
   CreditPacksAdded,
   KeyCreated,
   KeyRevoked
-} from "../accounts/administration.ts"
+} from "../accounts/administration-bodies.ts"
 import { AccountAdministration } from "../accounts/administration.ts"
 import { MigratedDatabaseLive } from "../db/layer.ts"
 import { isPressroomError, type PressroomError, publishingError } from "../shared/errors.ts"

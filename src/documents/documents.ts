@@ -22,7 +22,7 @@ import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/erro
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { documentWindowSeconds } from "./config.ts"
 import type { Document, Revision, StoredSpec } from "./document.ts"
-import type { CursorPosition } from "../shared/cursor.ts"
+import type { CursorPosition } from "../shared/pagination.ts"
 import { DocumentStore } from "./store.ts"
 
 /** A revision as the client submits it, its content already checked (revision-request.ts). */

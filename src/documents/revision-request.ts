@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { toRenderSpec } from "../jobs/render-spec.ts"
-import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "../render/renderer.ts"
+import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "../render/markdown-length.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
 import { StoredText } from "../shared/text.ts"

@@ -5,7 +5,7 @@
  */
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, type Option, Schema } from "effect"
-import { CursorPosition } from "../shared/cursor.ts"
+import { CursorPosition } from "../shared/pagination.ts"
 import { Document, Revision, type StoredSpec } from "./document.ts"
 
 export interface NewRevision {

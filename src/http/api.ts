@@ -1,6 +1,8 @@
 /**
  * The whole HTTP interface, assembled from each context's `api.ts`: one definition for the server,
- * the OpenAPI document and tests. A context's handlers (`http.ts`) import it to build their group.
+ * the OpenAPI document, the typed client (src/client/) and tests. A context's handlers (`http.ts`)
+ * import it to build their group. Since the client imports it too, it and every `api.ts` import
+ * schemas and data only (.dependency-cruiser.cjs, `client-stays-light`).
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AdminApi } from "../accounts/api.ts"
@@ -27,5 +29,3 @@ export class PressroomApi extends HttpApi.make("pressroom")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(OpenApi.Description, "Markdown to reproducible PDF through named templates.")
   .annotate(OpenApi.Transform, describeHeaders) {}
-
-export const openApiDocument = OpenApi.fromApi(PressroomApi)

@@ -1,11 +1,14 @@
 /** Health, readiness, metrics and the OpenAPI document. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse, OpenApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { latestMigrationId, migrationsApplied } from "../db/migrator.ts"
 import { RenderService } from "../render/service.ts"
-import { openApiDocument, PressroomApi } from "../http/api.ts"
+import { PressroomApi } from "../http/api.ts"
 import { Metrics } from "./metrics.ts"
+
+// Built once, when the server loads its handlers (not in the API definition, which clients import too).
+const openApiDocument = OpenApi.fromApi(PressroomApi)
 
 export const OpsHandlers = HttpApiBuilder.group(PressroomApi, "ops", (handlers) =>
   Effect.gen(function* () {

@@ -4,8 +4,6 @@
  * list its template ids when they are defined; its hash is taken from the bundle the renderer reads.
  */
 import catalogJson from "../../typst-templates/catalog.json" with { type: "json" }
-import { sha256Hex } from "../shared/hash.ts"
-import type { BundleFile } from "./engine/bundle.ts"
 import type { RenderOptions } from "./options.ts"
 
 export interface CatalogEntry {
@@ -23,13 +21,6 @@ export interface Catalog {
 }
 
 export const catalog: Catalog = catalogJson as Catalog
-
-/** `catalogSha256` (contract section 11): the SHA-256 of the catalog file, as the template bundle holds it. */
-export const catalogSha256Of = (bundle: ReadonlyArray<BundleFile>): string => {
-  const file = bundle.find((entry) => entry.path === "/catalog.json")
-  if (!file) throw new Error("the template bundle has no catalog.json")
-  return sha256Hex(file.text)
-}
 
 export const CATALOG_VERSION = catalog.catalogVersion
 export const TEMPLATE_IDS: ReadonlyArray<string> = catalog.templates.map((t) => t.id)

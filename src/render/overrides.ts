@@ -5,7 +5,7 @@
  * `RenderRequest.overrides`, and the HTTP layer validates saved custom templates with this schema.
  */
 import { Schema } from "effect"
-import { ACCEPTED_FONT_FAMILIES, currentFontFamily, FONT_FAMILIES } from "./fonts/families.ts"
+import { ACCEPTED_FONT_FAMILIES, currentFontFamily, FONT_FAMILIES } from "./font-families.ts"
 
 export const PAPERS = ["a4", "us-letter"] as const
 // `override`: the message replaces the one of the union's first member ("Expected \"a4\"").

@@ -1,8 +1,8 @@
 /**
- * Provenance of a render (specification 2.10), computed as contract section 11 says.
+ * Provenance of a render (specification 2.10), as a job and an artifact carry it; provenance-hashes.ts
+ * computes it as contract section 11 says.
  */
 import { Schema } from "effect"
-import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { LOCALES } from "./locales.ts"
 
 export const CHANNELS = ["web", "rest_v1", "rest_v2", "mcp_v1", "mcp_v2", "cli", "github_action", "internal"] as const
@@ -36,55 +36,3 @@ export const Provenance = Schema.Struct({
   synthetic: Schema.Boolean
 }).annotations({ identifier: "Provenance" })
 export type Provenance = typeof Provenance.Type
-
-export type ProvenanceInput = Omit<Provenance, "manifestSha256" | "assetSetSha256"> & {
-  readonly assetSha256s: ReadonlyArray<string>
-  /** The Typst version the engine reports: part of the manifest, not of the published provenance. */
-  readonly typstVersion: string
-}
-
-/** `assetSetSha256`: the sorted embedded image hashes, or null when the document embeds none. */
-export const assetSetSha256 = (assetSha256s: ReadonlyArray<string>): string | null =>
-  assetSha256s.length === 0 ? null : sha256Hex([...assetSha256s].sort().join("\n"))
-
-/**
- * What determines the PDF bytes, and nothing else (contract section 11): not the request, the
- * channel, the options as sent (only their effect, renderOptionsSha256) or which engine binary ran,
- * since the engines are byte-identical by contract. Two renders with equal manifests have equal bytes.
- */
-export interface ManifestInput {
-  readonly locale: string
-  readonly templateId: string
-  readonly catalogVersion: string
-  readonly rendererVersion: string
-  readonly typstVersion: string
-  readonly sourceSha256: string
-  readonly renderOptionsSha256: string | null
-  readonly templateDefinitionSha256: string | null
-  readonly templateReleaseSha256: string | null
-  readonly fontSetSha256: string | null
-  readonly assetSetSha256: string | null
-  readonly catalogSha256: string | null
-}
-
-/** `manifestSha256`: the SHA-256 of the JCS of exactly the fields of `ManifestInput`. */
-export const manifestSha256 = (input: ManifestInput): string =>
-  jcsSha256({
-    locale: input.locale,
-    templateId: input.templateId,
-    catalogVersion: input.catalogVersion,
-    rendererVersion: input.rendererVersion,
-    typstVersion: input.typstVersion,
-    sourceSha256: input.sourceSha256,
-    renderOptionsSha256: input.renderOptionsSha256,
-    templateDefinitionSha256: input.templateDefinitionSha256,
-    templateReleaseSha256: input.templateReleaseSha256,
-    fontSetSha256: input.fontSetSha256,
-    assetSetSha256: input.assetSetSha256,
-    catalogSha256: input.catalogSha256
-  })
-
-export const makeProvenance = ({ assetSha256s, typstVersion, ...input }: ProvenanceInput): Provenance => {
-  const assetSet = assetSetSha256(assetSha256s)
-  return { ...input, assetSetSha256: assetSet, manifestSha256: manifestSha256({ ...input, typstVersion, assetSetSha256: assetSet }) }
-}

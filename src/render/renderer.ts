@@ -6,20 +6,20 @@ import { Either, ParseResult, Schema } from "effect"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { asCommonMark, excerpt } from "../shared/text.ts"
 import packageJson from "../../package.json" with { type: "json" }
-import { catalog, catalogSha256Of, findTemplate, templatePath } from "./catalog.ts"
+import { catalog, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
+import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { RenderOverrides } from "./overrides.ts"
-import { type Channel, makeProvenance, type Provenance } from "./provenance.ts"
+import type { Channel, Provenance } from "./provenance.ts"
+import { makeProvenance } from "./provenance-hashes.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
 import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
-
-export const MAX_MARKDOWN_CHARACTERS = 200_000
 
 export const rendererVersion = `pressroom ${packageJson.version}`
 
@@ -280,6 +280,13 @@ export class Renderer {
   }
 }
 
+/** `catalogSha256` (contract section 11): the SHA-256 of the catalog file, as the template bundle holds it. */
+const catalogSha256Of = (bundle: ReadonlyArray<BundleFile>): string => {
+  const file = bundle.find((entry) => entry.path === "/catalog.json")
+  if (!file) throw new Error("the template bundle has no catalog.json")
+  return sha256Hex(file.text)
+}
+
 /** The template bundle, refusing to start when a catalog template's file is missing from it. */
 const readCompleteBundle = (): ReadonlyArray<BundleFile> => {
   const bundle = readBundle()
@@ -287,13 +294,6 @@ const readCompleteBundle = (): ReadonlyArray<BundleFile> => {
   const missing = catalog.templates.map((t) => templatePath(t.id)).filter((path) => !paths.has(path))
   if (missing.length > 0) throw new Error(`the template bundle is incomplete: typst-templates${missing[0]} is missing`)
   return bundle
-}
-
-/** Characters as the specification counts them: Unicode code points, not UTF-16 units. */
-export const countCharacters = (text: string): number => {
-  let count = 0
-  for (const _ of text) count++
-  return count
 }
 
 const failureMessage = (failure: CompileFailure): string => {

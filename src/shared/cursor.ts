@@ -10,21 +10,8 @@
 import { Effect, Either, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { InvalidRequest } from "./errors.ts"
+import { CursorPosition, MAX_CURSOR_LENGTH } from "./pagination.ts"
 import { KEY_LABELS, ServerKey } from "./server-key.ts"
-
-export const MAX_CURSOR_LENGTH = 512
-
-/**
- * Where a page ended, in the listing's order (created_at desc, id desc). `createdAt` is the
- * timestamp as PostgreSQL writes it (`created_at::text`), which it reads back exactly
- * (`${createdAt}::timestamptz`): a JavaScript Date would drop the microseconds, and the next page
- * would then repeat or skip items created within the same millisecond.
- */
-export const CursorPosition = Schema.Struct({
-  createdAt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
-  id: Schema.UUID
-})
-export type CursorPosition = typeof CursorPosition.Type
 
 const Payload = Schema.parseJson(Schema.Tuple(CursorPosition.fields.createdAt, CursorPosition.fields.id))
 const CURSOR = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/

@@ -4,7 +4,20 @@
  * whether there is more.
  */
 import { Schema } from "effect"
-import { type CursorPosition, MAX_CURSOR_LENGTH } from "./cursor.ts"
+
+export const MAX_CURSOR_LENGTH = 512
+
+/**
+ * Where a page ended, in the listing's order (created_at desc, id desc). `createdAt` is the
+ * timestamp as PostgreSQL writes it (`created_at::text`), which it reads back exactly
+ * (`${createdAt}::timestamptz`): a JavaScript Date would drop the microseconds, and the next page
+ * would then repeat or skip items created within the same millisecond.
+ */
+export const CursorPosition = Schema.Struct({
+  createdAt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+  id: Schema.UUID
+})
+export type CursorPosition = typeof CursorPosition.Type
 
 export const DEFAULT_PAGE = 25
 export const MAX_PAGE = 100

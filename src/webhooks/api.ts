@@ -14,7 +14,7 @@ import { Forbidden, IdempotencyConflict, InvalidStateTransition, NotFound, RateL
 import { ListParams, MAX_PAGE, Pagination } from "../shared/pagination.ts"
 import { EmptyObject, oneOf, strict } from "../shared/request-values.ts"
 import { Timestamp } from "../shared/timestamp.ts"
-import { EVENT_TYPES } from "./outbox.ts"
+import { EVENT_TYPES } from "./event-types.ts"
 
 export const MAX_ENDPOINT_LENGTH = 2048
 

@@ -6,7 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import type { CursorPosition } from "../shared/cursor.ts"
+import type { CursorPosition } from "../shared/pagination.ts"
 import { AttemptRow, DeliveryRow, type DeliveryWithAttempts } from "./delivery.ts"
 
 /** How many ended deliveries, and then events, one sweep removes at most. */

@@ -5,10 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-
-/** The event types (specification section 6), which a subscription lists 1 to 3 of. */
-export const EVENT_TYPES = ["job.succeeded", "job.failed", "job.cancelled"] as const
-export type EventType = (typeof EVENT_TYPES)[number]
+import type { EventType } from "./event-types.ts"
 
 export class Outbox extends Effect.Service<Outbox>()("pressroom/Outbox", {
   effect: Effect.gen(function* () {

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
 import { excerpt, StoredText } from "../shared/text.ts"
-import { EVENT_TYPES } from "./outbox.ts"
+import { EVENT_TYPES } from "./event-types.ts"
 import type { SubscriptionDefinition } from "./subscription.ts"
 
 /**

@@ -9,7 +9,7 @@
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { ResponseSealing } from "../idempotency/idempotency.ts"
-import type { CursorPosition } from "../shared/cursor.ts"
+import type { CursorPosition } from "../shared/pagination.ts"
 import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/errors.ts"
 import { KEY_LABELS, ServerKey } from "../shared/server-key.ts"
 import { subscriptionConfig } from "./config.ts"

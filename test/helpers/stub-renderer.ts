@@ -15,7 +15,7 @@ import { Deferred, Effect, FiberId, Layer, Ref } from "effect"
 import { type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
-import { makeProvenance } from "../../src/render/provenance.ts"
+import { makeProvenance } from "../../src/render/provenance-hashes.ts"
 import { sha256 } from "./render.ts"
 
 export const STUB_PDF = new TextEncoder().encode("%PDF-1.7\n% a stub render, not a document\n%%EOF\n")
