@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import t from "tap"
-import { repositoryRoot } from "../../src/render/fonts/manifest.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 
 /** What the client may not hold, however indirectly. */
 const FORBIDDEN = [
@@ -30,7 +30,7 @@ const HEAVY_NODE_MODULES = /^NativeModule (worker_threads|wasi|fs|fs\/promises|c
 t.test("the client bundle holds schemas and data, no engine", async (t) => {
   const result = await build({
     entryPoints: ["src/client/index.ts"],
-    absWorkingDir: repositoryRoot,
+    absWorkingDir: packageRoot,
     bundle: true,
     minify: true,
     platform: "browser",

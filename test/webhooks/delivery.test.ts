@@ -10,13 +10,13 @@
  * sign during a rotation's overlap; a disabled subscription hears nothing more.
  */
 import t from "tap"
-import { convert, createAccount, requestJson, type TestAccount } from "../helpers/api.ts"
+import { convert, createAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { sleep, slowTable, until } from "../helpers/lifecycle.ts"
 import type { TestContext } from "../helpers/tap.ts"
-import { awaitJob, getJob, mutate, newDocument, preview, publish } from "../helpers/v2.ts"
+import { awaitJob, getJob, mutate, newDocument, preview } from "../helpers/v2.ts"
 import { type Received, verify } from "../helpers/webhook-receiver.ts"
-import { ALL_TYPES, startWebhookServer } from "../helpers/webhooks.ts"
+import { startWebhookServer } from "../helpers/webhooks.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
