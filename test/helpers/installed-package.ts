@@ -27,8 +27,8 @@ export interface Run {
 }
 
 /** Runs a command in `cwd` as a user would, never throwing: its exit code says how it went. */
-export const runIn = (cwd: string, command: string, args: ReadonlyArray<string>): Promise<Run> =>
-  run(command, [...args], { cwd, env: childEnv({ NO_COLOR: "1" }), timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }).then(
+export const runIn = (cwd: string, command: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> =>
+  run(command, [...args], { cwd, env: childEnv({ NO_COLOR: "1", ...env }), timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code?: unknown; stdout?: string; stderr?: string }) => ({
       code: typeof error.code === "number" ? error.code : 1,

@@ -1,16 +1,19 @@
 /**
  * The package as an embedding application gets it: packed, installed into an empty project, and
  * used there with plain Node (no TypeScript loader, no checkout), from TypeScript, as the
- * pressroom command, and from Deno, which must render the same bytes as Node.
+ * pressroom command, and from Deno, which must render the same bytes as Node; and its client,
+ * `pressroom/client`, driving a running server through a document's publication.
  */
 import t from "tap"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Locale } from "../../src/render/locales.ts"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
+import { createAccount } from "../helpers/api.ts"
 import { installPackage, runIn } from "../helpers/installed-package.ts"
 import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
 import { sha256 } from "../helpers/render.ts"
+import { startServer } from "../helpers/server.ts"
 import { lostWords } from "../helpers/words.ts"
 
 const started = Date.now()
@@ -41,6 +44,12 @@ for (const [name, request] of Object.entries(documents)) {
 console.log(JSON.stringify(hashes))
 `
 
+/** What tsc says of bad.ts: the renderer's wrong templateId, and the client's wrong taskId. */
+const EXPECTED_TYPE_ERRORS = [
+  "bad.ts(3,37): error TS2322: Type 'number' is not assignable to type 'string'.",
+  "bad.ts(4,95): error TS2322: Type 'number' is not assignable to type 'string'."
+]
+
 const lastLine = (stdout: string) => stdout.trim().split("\n").pop() ?? ""
 
 t.test("the tarball holds what the package needs at run time, and no sources", async (t) => {
@@ -51,6 +60,8 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     "dist/pressroom.js",
     "dist/render-worker.js",
     "dist/types/index.d.ts",
+    "dist/client.js",
+    "dist/types/client/index.d.ts",
     "fonts/manifest.json",
     "typst-templates/catalog.json",
     "migrations/0001_platform.sql",
@@ -112,14 +123,31 @@ t.test("a TypeScript project type-checks against the declarations, and a wrong t
   writeFileSync(
     join(project, "good.ts"),
     `import { LOCALES, type RenderRequest, type RenderResult, render } from "pressroom"
+import { NotFoundError, PressroomClient, PressroomError } from "pressroom/client"
 const request: RenderRequest = { markdown: "# Typed", templateId: "clean", locale: LOCALES[0], options: { pageNumbers: true } }
 const result: RenderResult = await render(request)
 const pages: number = result.pageCount
 console.log(pages, result.provenance.templateId)
+const client = new PressroomClient({ baseUrl: "http://127.0.0.1:8080", apiKey: "pk_live_0" })
+try {
+  const { job } = await client.jobs.get({ path: { jobId: "00000000-0000-4000-8000-000000000000" } })
+  const status: "accepted" | "queued" | "running" | "succeeded" | "failed" | "cancelled" = job.status
+  console.log(status)
+} catch (error) {
+  if (error instanceof NotFoundError) console.log(error.code, error.httpStatus)
+  else if (error instanceof PressroomError) console.log(error.retryable)
+}
 `
   )
-  writeFileSync(join(project, "bad.ts"), `import { render } from "pressroom"\nawait render({ markdown: "# Typed", templateId: 42 })\n`)
-  // Both files in one check per module resolution: the only error is bad.ts's, so good.ts and the
+  writeFileSync(
+    join(project, "bad.ts"),
+    `import { render } from "pressroom"
+import { PressroomClient } from "pressroom/client"
+await render({ markdown: "# Typed", templateId: 42 })
+await new PressroomClient({ baseUrl: "http://127.0.0.1:8080" }).documents.create({ payload: { taskId: 7 } })
+`
+  )
+  // Both files in one check per module resolution: the only errors are bad.ts's, so good.ts and the
   // package's declarations (no skipLibCheck, no Node type definitions installed) check cleanly.
   const options = { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true }
   const configs = {
@@ -130,11 +158,7 @@ console.log(pages, result.provenance.templateId)
     writeFileSync(join(project, name), JSON.stringify({ compilerOptions, files: ["good.ts", "bad.ts"] }))
     const run = await runIn(project, tsc, ["-p", name])
     t.not(run.code, 0, `${name}: the check fails`)
-    t.same(
-      run.stdout.trim().split("\n"),
-      ["bad.ts(2,37): error TS2322: Type 'number' is not assignable to type 'string'."],
-      `${name}: on the wrong templateId only`
-    )
+    t.same(run.stdout.trim().split("\n"), EXPECTED_TYPE_ERRORS, `${name}: on the wrong templateId and the client's wrong payload only`)
   }
 })
 
@@ -145,4 +169,37 @@ t.test("npx pressroom render writes a PDF", async (t) => {
   const pdf = readFileSync(join(project, "letter.pdf"))
   t.ok(isValidPdf(pdf))
   t.match(pdfText(pdf), /Grüße aus dem Paket Über die Kommandozeile/)
+})
+
+t.test("pressroom/client publishes a document on a running server and downloads its PDF", async (t) => {
+  const server = await startServer(t, {})
+  const { key } = await createAccount(server)
+  writeFileSync(
+    join(project, "client-app.mjs"),
+    `import { writeFileSync } from "node:fs"
+import { PressroomClient } from "pressroom/client"
+const client = new PressroomClient({ baseUrl: process.env.PRESSROOM_URL, apiKey: process.env.PRESSROOM_API_KEY })
+const { document, revision } = await client.documents.create({
+  payload: { taskId: "package", title: null, revision: { markdown: "# Aus dem Paket\\n\\nVeröffentlicht.", parentRevisionId: null, spec: { locale: "de", templateId: "clean" } } }
+})
+const { job } = await client.documents.createPublication({
+  path: { documentId: document.id },
+  payload: { revisionId: revision.id, output: { filename: "paket.pdf", format: "pdf" } }
+})
+let ended = await client.jobs.get({ path: { jobId: job.id } })
+while (ended.job.status === "accepted" || ended.job.status === "queued" || ended.job.status === "running") {
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  ended = await client.jobs.get({ path: { jobId: job.id } })
+}
+const pdf = await client.artifacts.download({ path: { artifactId: ended.artifact.id }, headers: {} })
+writeFileSync("published.pdf", pdf)
+console.log(JSON.stringify({ status: ended.job.status, filename: ended.artifact.filename }))
+`
+  )
+  const run = await runIn(project, process.execPath, ["client-app.mjs"], { PRESSROOM_URL: server.url, PRESSROOM_API_KEY: key })
+  t.equal(run.code, 0, run.stderr)
+  t.same(JSON.parse(lastLine(run.stdout)), { status: "succeeded", filename: "paket.pdf" })
+  const pdf = readFileSync(join(project, "published.pdf"))
+  t.ok(isValidPdf(pdf), "the downloaded file is a PDF")
+  t.match(pdfText(pdf), /Aus dem Paket Veröffentlicht\./)
 })
