@@ -8,9 +8,9 @@
  *   sharing its chunks with the command.
  * - dist/render-worker.js, the compiler worker that the pool starts under Node, and under Deno
  *   when the library runs from dist/ (src/render/engine/render-worker-url.ts).
- * - dist/client.js, the HTTP client ("exports" "./client"), once src/client/index.ts exists: a
- *   build of its own, without splitting, so that no chunk shared with the renderer can pull the
- *   renderer, fonts, WebAssembly or database code into a client's process.
+ * - dist/client.js, the HTTP client ("exports" "./client"): a build of its own, without splitting,
+ *   so that no chunk shared with the renderer can pull the renderer, fonts, WebAssembly or
+ *   database code into a client's process.
  * - any other entry named on the command line, as dist/<its path>.js: the benchmarks build theirs
  *   (npm run bench:render builds bench/render.ts into dist/bench/render.js), so that what they
  *   measure is the code Node runs in production, not a TypeScript loader.
@@ -21,8 +21,8 @@
  *
  *   tsx scripts/build.ts [entry.ts ...]
  */
-import { build, type BuildOptions, type OutputFile } from "esbuild"
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { build, type BuildOptions } from "esbuild"
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -97,17 +97,21 @@ const entriesWith = (extra: ReadonlyArray<string>) => ({
   ...Object.fromEntries(extra.map((entry) => [entry.replace(/\.ts$/, ""), entry]))
 })
 
-/** The client's entry: absent until the client is written, then built whenever it exists. */
-const CLIENT_ENTRY = "src/client/index.ts"
-
 /**
- * The client alone: one file with its packages, no chunk in common with the renderer's build. Its
- * imports must stay free of the renderer's modules; bundling alone would not show it if they were.
+ * The client alone: one file with its packages, no chunk in common with the renderer's build, and
+ * for any platform with fetch (Node 20, Deno, browsers): no banner giving it Node's require, which
+ * it does not use. Its imports must stay free of the renderer's modules (.dependency-cruiser.cjs,
+ * test/client/import.test.ts); bundling alone would not show it if they were not.
  */
-const clientBuild = (): Promise<{ outputFiles: Array<OutputFile> }> =>
-  existsSync(join(root, CLIENT_ENTRY))
-    ? build({ ...buildOptions, entryPoints: { client: CLIENT_ENTRY }, splitting: false })
-    : Promise.resolve({ outputFiles: [] })
+const clientBuild = () =>
+  build({
+    ...buildOptions,
+    entryPoints: { client: "src/client/index.ts" },
+    splitting: false,
+    platform: "browser",
+    target: "es2022",
+    banner: {}
+  })
 
 /** Folders of dist/ that other steps write: the declarations (npm run build:types). */
 const keptFolders = [join(dist, "types")]
