@@ -59,11 +59,30 @@ const resolveAll: Lookup = (hostname) =>
 /** Sends one delivery. Interrupting it closes the connection. */
 export const send = (delivery: Delivery): Effect.Effect<SendResult> => Effect.promise((interrupted) => attempt(delivery, interrupted))
 
+/**
+ * The attempt under its deadline. The deadline is a timer this attempt holds, not
+ * `AbortSignal.timeout` combined with `AbortSignal.any`: Node keeps such a timeout signal alive
+ * only while something listens to it, and a collection under load could take it with its timer, so
+ * an endpoint that never answered held its attempt for good (seen in CI on 2026-11-26).
+ */
 const attempt = async (delivery: Delivery, interrupted: AbortSignal): Promise<SendResult> => {
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(new Error("timeout")), delivery.timeoutMs)
+  const onInterrupt = () => deadline.abort(interrupted.reason)
+  if (interrupted.aborted) onInterrupt()
+  interrupted.addEventListener("abort", onInterrupt, { once: true })
+  try {
+    return await attemptUntil(delivery, deadline.signal)
+  } finally {
+    clearTimeout(timer)
+    interrupted.removeEventListener("abort", onInterrupt)
+  }
+}
+
+const attemptUntil = async (delivery: Delivery, signal: AbortSignal): Promise<SendResult> => {
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const ended = (outcome: "refused" | "failed", reason: string): SendResult => ({ outcome, reason, durationMs: elapsed() })
-  const signal = AbortSignal.any([interrupted, AbortSignal.timeout(delivery.timeoutMs)])
 
   if (!URL.canParse(delivery.url)) return ended("refused", "not a URL")
   // The WHATWG parser has already turned every spelling of an IPv4 address (2130706433, 0x7f.1,
