@@ -121,7 +121,7 @@ function tokenizeMathText(this: TokenizeContext, effects: Effects, ok: State, no
       if (code === codes.backslash) return datum(code, escaped(inside))
       return datum(code, inside)
     }
-  /** After a backslash: the next character is the formula's, and never a space before the closing `$` (`$a\\ $`). */
+  /** After a backslash: the next character is the formula's, and never a space before the closing `$` (`$a\ $`). */
   const escaped =
     (inside: State): State =>
     (code) => {
