@@ -15,6 +15,8 @@
  * - A run of `$` is taken whole (`previous` below): one opens inline math, two display math, more
  *   are text; a formula is closed only by a run of the same length, and `$$$` inside `$…$` ends
  *   the attempt (the dollars stay text).
+ * Every attempt ends at the next run of dollars (or, in `$$…$$`, of two dollars, or of as many
+ * backticks in `` $`…`$ ``), so parsing stays linear in the length of a paragraph.
  * - `$$…$$` needs a non-blank formula (Pandoc's only needs one character), so `$$ $$` is prose.
  * - Pandoc's `\text{…}` may hold a `$`; here a `$` inside `\text{…}` closes the formula unless escaped.
  *
@@ -167,12 +169,18 @@ function tokenizeMathText(this: TokenizeContext, effects: Effects, ok: State, no
     return datum(code, literal)
   }
 
+  /**
+   * The first run as long as the opening one ends the attempt, as it would end a code span: a
+   * formula if `$` follows, else the dollar is text and the backticks a code span. Searching on
+   * would read to the end of the paragraph from every `` $` `` that never closes: quadratic time.
+   */
   const afterTicksClose: State = (code) => {
-    if (sizeClose === ticksOpen && code === codes.dollarSign) {
+    if (sizeClose === ticksOpen) {
+      if (code !== codes.dollarSign || !hasContent) return nok(code)
       effects.consume(code)
-      return hasContent ? close : nok
+      return close
     }
-    // Backticks of another length, or not followed by `$`: part of the formula.
+    // Backticks of another length: part of the formula.
     asData()
     return literal(code)
   }
