@@ -51,6 +51,23 @@ t.test("inline formulas: $…$ by Pandoc's rule", async (t) => {
   for (const [markdown, children] of cases) t.strictSame(tree(markdown), [paragraph(...children)], markdown)
 })
 
+t.test("a formula over lines of a block quote or a table cell holds only its own text", async (t) => {
+  t.strictSame(tree("> $a\n> b$ and $$c\n> d$$"), [
+    { type: "blockquote", children: [paragraph(inline("a\nb"), text(" and "), displayInline("c\nd"))] }
+  ])
+  const cells = (markdown: string) => {
+    const [table] = tree(markdown)
+    return table?.type === "table" ? table.children[1]?.children.map((cell) => cell.children) : undefined
+  }
+  t.strictSame(
+    cells("| a | b |\n|---|---|\n| $x \\| y$ | $`\\|a\\|`$ |"),
+    [[inline("x | y")], [inline("|a|")]],
+    "an escaped pipe is the formula's"
+  )
+  t.strictSame(cells("| a | b |\n|---|---|\n| $x | y$ |"), [[text("$x")], [text("y$")]], "a pipe ends the cell first")
+  t.strictSame(cells("| a |\n|---|\n| $\\\\$ |"), [[inline("\\\\")]], "a TeX line break stays")
+})
+
 t.test("GitHub's $`…`$: the formula between the backticks, taken literally", async (t) => {
   const cases: ReadonlyArray<readonly [string, ReadonlyArray<PhrasingContent>]> = [
     ["$`\\sqrt{3}`$", [inline("\\sqrt{3}")]],

@@ -37,6 +37,9 @@ function exitMathText(this: CompileContext, token: Token): undefined {
   const display = this.sliceSerialize(token).startsWith("$$")
   baseExit.mathText.call(this, token)
   const node = lastClosed(this) as InlineMath
+  // In a table cell, `\|` is how a pipe is written without ending the cell: like GFM does for code
+  // spans (mdast-util-gfm-table), the formula gets the pipe (so ‖ in a table is written `\Vert`).
+  if (this.data.inTable) node.value = node.value.replace(/\\([\\|])/g, (whole, char) => (char === "|" ? char : whole))
   if (display) {
     node.value = node.value.trim()
     node.data = { display: true }
