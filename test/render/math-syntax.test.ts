@@ -112,6 +112,8 @@ t.test("display blocks: closed $$ fences, and a paragraph of one $$…$$", async
     // A paragraph between `$$` and `$$` is one display formula (Pandoc's rule for `$$` has no flanking conditions).
     ["$$ signs everywhere\nand more text\n$$", [block("signs everywhere\nand more text")]],
     ["$$\nx\n    $$", [block("x")]],
+    // A lazy line ends the fence, which so never closes; the paragraph it leaves is one `$$…$$`.
+    ["> $$\n> a\nb\n> $$", [{ type: "blockquote", children: [block("a\nb")] }]],
     ["Before\n$$\nx\n$$\nafter", [paragraph(text("Before")), block("x"), paragraph(text("after"))]],
     ["> $$\n> x\n> $$", [{ type: "blockquote", children: [block("x")] }]],
     [
@@ -138,7 +140,22 @@ t.test("$$ lines that no line closes stay prose", async (t) => {
     ["$$ signs everywhere\nand more text", [paragraph(text("$$ signs everywhere\nand more text"))]],
     ["Before\n$$\nafter", [paragraph(text("Before\n$$\nafter"))]],
     ["> $$\n> x\n\n$$", [{ type: "blockquote", children: [paragraph(text("$$\nx"))] }, paragraph(text("$$"))]],
-    ["$$\nx\n\ny", [paragraph(text("$$\nx")), paragraph(text("y"))]]
+    ["$$\nx\n\ny", [paragraph(text("$$\nx")), paragraph(text("y"))]],
+    [
+      "- $$\n- b",
+      [
+        {
+          type: "list",
+          ordered: false,
+          start: null,
+          spread: false,
+          children: [
+            { type: "listItem", spread: false, checked: null, children: [paragraph(text("$$"))] },
+            { type: "listItem", spread: false, checked: null, children: [paragraph(text("b"))] }
+          ]
+        }
+      ]
+    ]
   ]
   for (const [markdown, expected] of cases) t.strictSame(tree(markdown), expected, markdown)
 })

@@ -13,12 +13,13 @@
  * - A formula may not contain a backtick: a code span in its way wins, as code spans win over every
  *   other inline construct in CommonMark (write `` $`…`$ `` for a formula that needs one).
  * - A run of `$` is taken whole (`previous` below): one opens inline math, two display math, more
- *   are text; a formula is closed only by a run of the same length, and `$$$` inside `$…$` ends
- *   the attempt (the dollars stay text).
- * Every attempt ends at the next run of dollars (or, in `$$…$$`, of two dollars, or of as many
- * backticks in `` $`…`$ ``), so parsing stays linear in the length of a paragraph.
+ *   are text. A formula is closed only by a run of the same length: inside `$…$` any other run
+ *   ends the attempt (the dollars stay text), inside `$$…$$` a single `$` is part of the formula.
  * - `$$…$$` needs a non-blank formula (Pandoc's only needs one character), so `$$ $$` is prose.
  * - Pandoc's `\text{…}` may hold a `$`; here a `$` inside `\text{…}` closes the formula unless escaped.
+ *
+ * Every attempt ends at the next run of dollars (in `$$…$$`, of two or more; in `` $`…`$ ``, at
+ * the next run of as many backticks), so no opening that fails reads on to the paragraph's end.
  *
  * Tokens are those of micromark-extension-math (`mathText`, `mathTextSequence`, `mathTextData` per
  * line, `lineEnding` between lines), which mdast-util-math turns into `inlineMath` nodes.
