@@ -12,7 +12,8 @@ export const characters = (nodes: ReadonlyArray<Ast.Node>): Array<Ast.Node> =>
     n.type === "string" && n.content.length > 1 ? [...n.content].map((c): Ast.Node => ({ type: "string", content: c })) : [n]
   )
 
-export const macroSource = (m: Ast.Macro): string => `\\${m.content}`
+/** How a macro was written, for reasons: `\\frac`, but `^` and `_` as themselves. */
+export const macroSource = (m: Ast.Macro): string => (m.content === "^" || m.content === "_" ? m.content : `\\${m.content}`)
 
 export class Cursor {
   private readonly nodes: ReadonlyArray<Ast.Node>

@@ -292,10 +292,25 @@ class Emitter {
       const mat = `mat(delim: ${matrix}, ${cells})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
-    if (name === "cases") return `cases(${rows.map((row) => row.map((cell) => this.list(cell)).join(" & ")).join(", ")})`
+    if (name === "cases")
+      return `cases(${rows
+        .map((row) =>
+          row
+            .map((cell) => this.list(cell))
+            .join(" & ")
+            .trim()
+        )
+        .join(", ")})`
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
-      return rows.map((row) => row.map((cell) => this.list(cell)).join(" & ")).join(" \\ ")
+      return rows
+        .map((row) =>
+          row
+            .map((cell) => this.list(cell))
+            .join(" & ")
+            .trim()
+        )
+        .join(" \\ ")
     }
     return refuse(`unsupported environment ${name}`)
   }
