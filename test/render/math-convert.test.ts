@@ -155,7 +155,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\overbrace{x + y}^{\\text{sum}}", 'overbrace(x plus y, "sum")'],
   ["\\underbrace{x}", "underbrace(x)"],
   ["\\overset{!}{=} \\underset{x}{\\arg\\max} \\stackrel{def}{=}", "limits(eq)^(excl) limits(arg max)_(x) limits(eq)^(d e f)"],
-  ["A \\xrightarrow{f} B", "A stretch(arrow.r)^(f) B"],
+  ["A \\xrightarrow{f} B \\xleftarrow{g} C", "A limits(arrow.r.long)^(f) B limits(arrow.l.long)^(g) C"],
   // Styles.
   ["\\displaystyle \\sum_i x_i", "display(sum_(i) x_(i))"],
   ["a {\\textstyle \\frac{1}{2}} b", "a inline(frac(1, 2)) b"],

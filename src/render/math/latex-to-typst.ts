@@ -202,9 +202,13 @@ class Emitter {
         const [over, base] = s.args2(m)
         return `limits(${this.list(base) || '""'})${name === "underset" ? "_" : "^"}(${this.list(over)})`
       }
+      case "substack":
+        // Lines under a big operator: Typst breaks lines inside a script as in a display.
+        return this.aligned(s.arg(m))
       case "xrightarrow":
       case "xleftarrow":
-        return `stretch(${name === "xrightarrow" ? "arrow.r" : "arrow.l"})^(${this.list(s.arg(m))})`
+        // A long arrow rather than `stretch`: stretched arrows assemble badly in Noto Sans Math (Typst warns).
+        return `limits(${name === "xrightarrow" ? "arrow.r.long" : "arrow.l.long"})^(${this.list(s.arg(m))})`
       case "bmod":
         return "mod"
       case "mod":
@@ -285,34 +289,37 @@ class Emitter {
 
   private environment(node: Ast.Environment): string {
     const name = envName(node)
-    const rows = this.rows(node.content)
     const matrix = MATRICES[name]
     if (matrix !== undefined) {
-      const cells = rows.map((row) => row.map((cell) => this.list(cell)).join(", ")).join("; ")
+      const cells = this.rows(node.content)
+        .map((row) => row.map((cell) => this.list(cell)).join(", "))
+        .join("; ")
       const mat = `mat(delim: ${matrix}, ${cells})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
     if (name === "cases")
-      return `cases(${rows
-        .map((row) =>
-          row
-            .map((cell) => this.list(cell))
-            .join(" & ")
-            .trim()
-        )
+      return `cases(${this.rows(node.content)
+        .map((row) => this.row(row))
         .join(", ")})`
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
-      return rows
-        .map((row) =>
-          row
-            .map((cell) => this.list(cell))
-            .join(" & ")
-            .trim()
-        )
-        .join(" \\ ")
+      return this.aligned(node.content)
     }
     return refuse(`unsupported environment ${name}`)
+  }
+
+  /** Rows of cells as Typst writes them in a display: `&` aligns, `\\` breaks the line. */
+  private aligned(content: ReadonlyArray<Ast.Node>): string {
+    return this.rows(content)
+      .map((row) => this.row(row))
+      .join(" \\ ")
+  }
+
+  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>): string {
+    return cells
+      .map((cell) => this.list(cell))
+      .join(" & ")
+      .trim()
   }
 
   /** An environment's content split at `\\` into rows and at `&` into cells. */

@@ -38,6 +38,7 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   chi: "chi",
   psi: "psi",
   omega: "omega",
+  digamma: "digamma",
   // Greek, upper case.
   Gamma: "Gamma",
   Delta: "Delta",
@@ -65,6 +66,7 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   otimes: "times.o",
   odot: "dot.o",
   setminus: "without",
+  smallsetminus: "without",
   wedge: "and",
   vee: "or",
   land: "and",
@@ -74,6 +76,10 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   sqcup: "union.sq",
   sqcap: "inter.sq",
   uplus: "union.plus",
+  sqsubset: "subset.sq",
+  sqsubseteq: "subset.eq.sq",
+  sqsupset: "supset.sq",
+  sqsupseteq: "supset.eq.sq",
   dagger: "dagger",
   ddagger: "dagger.double",
   // Relations.
@@ -112,6 +118,8 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   perp: "perp",
   vdash: "tack.r",
   models: "models",
+  frown: "frown",
+  colon: "colon",
   // Arrows.
   to: "arrow.r",
   rightarrow: "arrow.r",
@@ -146,6 +154,8 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   rightleftharpoons: "harpoons.rtlb",
   leftrightharpoons: "harpoons.ltrb",
   rightharpoonup: "harpoon.rt",
+  leadsto: "arrow.r.squiggly",
+  rightsquigarrow: "arrow.r.squiggly",
   // Sets, logic and other symbols.
   infty: "infinity",
   partial: "partial",
@@ -156,8 +166,12 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   neg: "not",
   lnot: "not",
   emptyset: "emptyset",
+  empty: "emptyset",
   varnothing: "diameter",
   aleph: "aleph",
+  beth: "beth",
+  gimel: "gimel",
+  daleth: "daleth",
   hbar: "planck",
   ell: "ell",
   Re: "Re",
@@ -198,6 +212,8 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   "}": "brace.r",
   lbrace: "brace.l",
   rbrace: "brace.r",
+  lbrack: "bracket.l",
+  rbrack: "bracket.r",
   backslash: "backslash",
   // Big operators: Typst sets limits above and below where LaTeX does.
   sum: "sum",
@@ -213,7 +229,8 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   bigotimes: "times.o.big",
   bigvee: "or.big",
   bigwedge: "and.big",
-  bigsqcup: "union.sq.big"
+  bigsqcup: "union.sq.big",
+  biguplus: "union.plus.big"
 }
 
 /** Operator names Typst predefines (`op`): upright, with limits where LaTeX has them. */
@@ -374,6 +391,8 @@ export const DELIMITERS: Readonly<Record<string, string>> = {
   "\\|": "bar.v.double",
   "\\lbrace": "brace.l",
   "\\rbrace": "brace.r",
+  "\\lbrack": "bracket.l",
+  "\\rbrack": "bracket.r",
   "\\vert": "bar.v",
   "\\lvert": "bar.v",
   "\\rvert": "bar.v",
