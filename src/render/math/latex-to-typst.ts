@@ -20,6 +20,7 @@ import {
   ESCAPED_CHARACTERS,
   FRACTIONS,
   MATRICES,
+  NEGATIONS,
   OPERATORS,
   SIZES,
   SPACES,
@@ -336,26 +337,6 @@ class Emitter {
     if (rows.length > 1 && lastRow.length === 1 && lastRow[0]!.every((n) => n.type === "whitespace")) rows.pop()
     return rows
   }
-}
-
-const NEGATIONS: Readonly<Record<string, string>> = {
-  "=": "eq.not",
-  "<": "lt.not",
-  ">": "gt.not",
-  in: "in.not",
-  subset: "subset.not",
-  supset: "supset.not",
-  subseteq: "subset.eq.not",
-  supseteq: "supset.eq.not",
-  equiv: "equiv.not",
-  le: "lt.eq.not",
-  leq: "lt.eq.not",
-  ge: "gt.eq.not",
-  geq: "gt.eq.not",
-  sim: "tilde.not",
-  approx: "approx.not",
-  mid: "divides.not",
-  exists: "exists.not"
 }
 
 const delimiter = (node: Ast.Node | undefined): string => {

@@ -269,6 +269,27 @@ export const OPERATORS: ReadonlySet<string> = new Set([
   "tanh"
 ])
 
+/** What `\not` turns a relation into: Typst has no overlay slash, only the negated symbols. */
+export const NEGATIONS: Readonly<Record<string, string>> = {
+  "=": "eq.not",
+  "<": "lt.not",
+  ">": "gt.not",
+  in: "in.not",
+  subset: "subset.not",
+  supset: "supset.not",
+  subseteq: "subset.eq.not",
+  supseteq: "supset.eq.not",
+  equiv: "equiv.not",
+  le: "lt.eq.not",
+  leq: "lt.eq.not",
+  ge: "gt.eq.not",
+  geq: "gt.eq.not",
+  sim: "tilde.not",
+  approx: "approx.not",
+  mid: "divides.not",
+  exists: "exists.not"
+}
+
 /** Characters typed in a formula that Typst has a symbol for: never raw, since Typst gives many of them syntax. */
 export const CHARACTERS: Readonly<Record<string, string>> = {
   "+": "plus",
