@@ -22,6 +22,7 @@ const STRUCTURE = [
   "attach",
   "b",
   "t",
+  "class",
   "binom",
   "cases",
   "display",

@@ -13,7 +13,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["a < b > c", "a lt b gt c"],
   [
     "f(x), [a; b]: c! d? |x| a/b a*b .",
-    "f paren.l x paren.r comma bracket.l a semi b bracket.r colon c excl d quest bar.v x bar.v a slash b a ast.op b dot.basic"
+    'f paren.l x paren.r comma bracket.l a semi b bracket.r colon c excl d quest class("normal", bar.v) x class("normal", bar.v) a slash b a ast.op b dot.basic'
   ],
   ["a~b", "a space.nobreak b"],
   // Fractions and binomials.
@@ -120,7 +120,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\begin{pmatrix} a_{11} & \\cdots \\\\ \\vdots & \\ddots \\end{pmatrix}", 'mat(delim: "(", a_(11), dots.c; dots.v, dots.down)'],
   [
     "|x| = \\begin{cases} x & \\text{if } x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}",
-    'bar.v x bar.v eq cases(x & "if " x gt.eq 0, minus x & "otherwise")'
+    'class("normal", bar.v) x class("normal", bar.v) eq cases(x &"if "x gt.eq 0, minus x &"otherwise")'
   ],
   // Aligned rows (display formulas).
   ["\\begin{aligned} a &= b + c \\\\ &= d \\end{aligned}", "a & eq b plus c \\ & eq d"],
@@ -138,10 +138,10 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   // Alphabets and text.
   ["\\mathbb{R} \\mathcal{L} \\mathfrak{g} \\mathbf{v} \\boldsymbol{\\mu}", "bb(R) cal(L) frak(g) upright(bold(v)) bold(mu)"],
   ["\\mathrm{d}x \\mathit{x} \\mathsf{A} \\mathtt{x}", "upright(d) x italic(x) upright(sans(A)) mono(x)"],
-  ["\\text{for all } x", '"for all " x'],
-  ["\\textrm{a} \\textbf{b} \\textit{c} \\mbox{d}", '"a" bold("b") italic("c") "d"'],
-  ["\\text{H}_2\\text{O}", '"H"_(2) "O"'],
-  ["\\text{CO}_2 + \\text{H}_2\\text{O} \\rightarrow \\text{H}_2\\text{CO}_3", '"CO"_(2) plus "H"_(2) "O" arrow.r "H"_(2) "CO"_(3)'],
+  ["\\text{for all } x", '"for all "x'],
+  ["\\textrm{a} \\textbf{b} \\textit{c} \\mbox{d}", '"a"bold("b") italic("c")"d"'],
+  ["\\text{H}_2\\text{O}", '"H"_(2)"O"'],
+  ["\\text{CO}_2 + \\text{H}_2\\text{O} \\rightarrow \\text{H}_2\\text{CO}_3", '"CO"_(2) plus"H"_(2)"O"arrow.r"H"_(2)"CO"_(3)'],
   ["\\text{50\\% \\& \\$5 \\#1 a\\_b}", '"50% & $5 #1 a_b"'],
   ["\\%", '"%"'],
   // Spacing.
@@ -197,7 +197,7 @@ t.test("\\ref and \\eqref become numbered placeholders, with their keys in order
   t.same(result, {
     ok: true,
     value: {
-      typst: `"by " ${REF_PLACEHOLDER(0)} " and " ${REF_PLACEHOLDER(1)}`,
+      typst: `"by "${REF_PLACEHOLDER(0)}" and "${REF_PLACEHOLDER(1)}`,
       tag: null,
       notag: false,
       label: null,

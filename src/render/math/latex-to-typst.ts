@@ -64,6 +64,16 @@ const envName = (node: Ast.Environment): string => {
   return typeof env === "string" ? env : ((env as Ast.String).content ?? "")
 }
 
+/**
+ * Atoms separated by spaces, so that letters stay single names; but Typst sets a space next to a
+ * string literal as a space, so none is written beside one (`"H"_(2)"O"`, not `"H"_(2) "O"`).
+ */
+const joinAtoms = (parts: ReadonlyArray<string>): string =>
+  parts.reduce(
+    (markup, part) => (markup === "" ? part : markup.endsWith('"') || part.startsWith('"') ? markup + part : `${markup} ${part}`),
+    ""
+  )
+
 class Emitter {
   private depth = 0
   tag: string | null = null
@@ -127,7 +137,7 @@ class Emitter {
       }
     }
     this.depth--
-    return atoms.map(renderAtom).join(" ")
+    return joinAtoms(atoms.map(renderAtom))
   }
 
   /** One character of the formula: letters and numbers as themselves, signs by their symbol names, the rest as text. */
@@ -317,10 +327,7 @@ class Emitter {
   }
 
   private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>): string {
-    return cells
-      .map((cell) => this.list(cell))
-      .join(" & ")
-      .trim()
+    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? ["&"] : []), this.list(cell)]).filter((part) => part !== ""))
   }
 
   /** An environment's content split at `\\` into rows and at `&` into cells. */
