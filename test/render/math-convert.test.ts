@@ -108,6 +108,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\left\\lfloor x \\right\\rfloor \\left\\lceil x \\right\\rceil", "lr(floor.l x floor.r) lr(ceil.l x ceil.r)"],
   ["\\left. \\frac{df}{dx} \\right|_{x=0}", "lr(frac(d f, d x) bar.v)_(x eq 0)"],
   ["\\left( \\left[ x \\right] \\right)", "lr(paren.l lr(bracket.l x bracket.r) paren.r)"],
+  ["\\left( \\text{if} \\right) \\left. \\right.", 'lr(paren.l"if"paren.r) lr("")'],
   ["\\big( x \\Big] \\langle \\rangle \\lfloor", "paren.l x bracket.r chevron.l chevron.r floor.l"],
   // Matrices and cases.
   ["\\begin{matrix} a & b \\\\ c & d \\end{matrix}", "mat(delim: #none, a, b; c, d)"],

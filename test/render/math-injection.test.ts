@@ -101,10 +101,7 @@ t.test("the payloads that must be refused are, with their reasons", async (t) =>
 })
 
 t.test("user text comes back as data: as string literals, or as the label, tag and reference keys", async (t) => {
-  t.same(
-    value(latexToTypst('#read("/etc/passwd")', "inline"))?.typst,
-    '"#"r e a d paren.l"\\""slash e t c slash p a s s w d"\\""paren.r'
-  )
+  t.same(value(latexToTypst('#read("/etc/passwd")', "inline"))?.typst, '"#"r e a d paren.l"\\""slash e t c slash p a s s w d"\\""paren.r')
   t.same(value(latexToTypst("\\text{#sys.inputs}", "inline"))?.typst, '"#sys.inputs"')
   t.same(value(latexToTypst("x <label>", "inline"))?.typst, "x lt l a b e l gt")
   t.same(value(latexToTypst("@ref", "inline"))?.typst, '"@"r e f')

@@ -295,7 +295,7 @@ class Emitter {
     const inner = this.list(rest.slice(0, end))
     s.skip(end + 1)
     const close = delimiter(s.next())
-    return `lr(${[open, inner, close].filter((p) => p !== "").join(" ") || '""'})`
+    return `lr(${joinAtoms([open, inner, close].filter((p) => p !== "")) || '""'})`
   }
 
   private environment(node: Ast.Environment): string {
