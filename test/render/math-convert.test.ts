@@ -110,6 +110,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\left( \\left[ x \\right] \\right)", "lr(paren.l lr(bracket.l x bracket.r) paren.r)"],
   ["\\left( \\text{if} \\right) \\left. \\right.", 'lr(paren.l"if"paren.r) lr("")'],
   ["\\big( x \\Big] \\langle \\rangle \\lfloor", "paren.l x bracket.r chevron.l chevron.r floor.l"],
+  ["F(x) \\Big|_0^1", 'F paren.l x paren.r class("normal", bar.v)_(0)^(1)'],
   // Matrices and cases.
   ["\\begin{matrix} a & b \\\\ c & d \\end{matrix}", "mat(delim: #none, a, b; c, d)"],
   ["\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", 'mat(delim: "(", 1, 0; 0, 1)'],

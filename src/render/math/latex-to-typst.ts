@@ -190,7 +190,11 @@ class Emitter {
       const text = typstString(plainText(s.arg(m), macroSource(m)))
       return textStyle ? `${textStyle}(${text})` : text
     }
-    if (SIZES.has(name)) return delimiter(s.next())
+    if (SIZES.has(name)) {
+      // Outside \left…\right a sized bar is ordinary, as a bare one is (`\Big|_0^1`).
+      const sized = delimiter(s.next())
+      return sized.startsWith("bar.") ? `class("normal", ${sized})` : sized
+    }
     switch (name) {
       case "operatorname": {
         const op = `op(${typstString(plainText(s.arg(m), macroSource(m)))})`
