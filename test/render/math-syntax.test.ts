@@ -10,7 +10,7 @@
  * Pandoc reads as math (`PATH=$PATH:$HOME/bin`) is asserted as math here too, since that is the rule.
  */
 import spec from "commonmark-spec"
-import type { Nodes, Paragraph, PhrasingContent, RootContent } from "mdast"
+import type { List, Nodes, Paragraph, PhrasingContent, RootContent } from "mdast"
 import type { Math as MathNode } from "mdast-util-math"
 import t from "tap"
 import { parseMarkdown } from "../../src/render/markdown/parse.ts"
@@ -158,6 +158,17 @@ t.test("$$ lines that no line closes stay prose", async (t) => {
     ]
   ]
   for (const [markdown, expected] of cases) t.strictSame(tree(markdown), expected, markdown)
+})
+
+t.test("GFM's task list items keep their text as before: the math extension replaces none of GFM's handlers", async (t) => {
+  const items = tree("- [x] done\n- [ ] todo $x$\n")[0] as List
+  t.same(
+    items.children.map((item) => [item.checked, (item.children[0] as Paragraph).children]),
+    [
+      [true, [text("done")]],
+      [false, [text("todo "), inline("x")]]
+    ]
+  )
 })
 
 t.test("```math fences stay code blocks for the converter", async (t) => {

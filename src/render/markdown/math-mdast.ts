@@ -8,11 +8,11 @@
  *   the paragraph would make two of the one the writer wrote (a block equation in Typst breaks the
  *   line where it stands anyway).
  * - A `$$` block, and a paragraph that is one `$$…$$` and nothing else (`$$ x = 1 $$` on its own
- *   lines): `{ type: "math", value, meta: null }`.
+ *   lines, `promoteDisplayParagraphs`): `{ type: "math", value, meta: null }`.
  *
  * mdast-util-math's hast hints (`data.hName`…) are dropped: nothing here turns mdast into HTML.
  */
-import type { Nodes, Paragraph, Parents } from "mdast"
+import type { Nodes, Parents, Root } from "mdast"
 import type { CompileContext, Extension, Handle } from "mdast-util-from-markdown"
 import { type InlineMath, type Math as MathNode, mathFromMarkdown } from "mdast-util-math"
 import type { Token } from "micromark-util-types"
@@ -53,18 +53,27 @@ function exitMathFlow(this: CompileContext, token: Token): undefined {
   delete (lastClosed(this) as MathNode).data
 }
 
-/** A paragraph of one display formula alone is a display block. */
-function exitParagraph(this: CompileContext, token: Token): undefined {
-  this.exit(token)
-  const parent = this.stack[this.stack.length - 1] as Parents
-  const paragraph = parent.children[parent.children.length - 1] as Paragraph
-  const only = paragraph.children.length === 1 ? paragraph.children[0] : undefined
-  if (only?.type !== "inlineMath" || only.data?.display !== true) return
-  const block: MathNode = { type: "math", meta: null, value: only.value, position: paragraph.position }
-  parent.children[parent.children.length - 1] = block as (typeof parent.children)[number]
+/**
+ * A paragraph of one display formula alone becomes a display block. A pass over the finished tree
+ * rather than a `paragraph` exit handler: mdast-util-from-markdown keeps one handler per token, and
+ * one of ours would replace GFM's, which trims the space after a task list item's `[x]`.
+ */
+export const promoteDisplayParagraphs = (root: Root): void => {
+  const stack: Array<Nodes> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (!("children" in node)) continue
+    const children = node.children as Array<Nodes>
+    for (const [i, child] of children.entries()) {
+      const only = child.type === "paragraph" && child.children.length === 1 ? child.children[0] : undefined
+      if (only?.type === "inlineMath" && only.data?.display === true) {
+        children[i] = { type: "math", meta: null, value: only.value, position: child.position } satisfies MathNode
+      } else stack.push(child)
+    }
+  }
 }
 
 export const mathMdast = (): Extension => ({
   ...base,
-  exit: { ...base.exit, mathText: exitMathText, mathFlow: exitMathFlow, paragraph: exitParagraph }
+  exit: { ...base.exit, mathText: exitMathText, mathFlow: exitMathFlow }
 })

@@ -10,7 +10,7 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
-import { mathMdast } from "./math-mdast.ts"
+import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
 import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
 
@@ -94,6 +94,7 @@ export const parseMarkdown = (markdown: string): ParsedMarkdown => {
     extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
   })
+  promoteDisplayParagraphs(root)
   const warnings: Array<RenderWarning> = []
   const frontMatter = readFrontMatter(root, warnings)
   return { root, frontMatter, warnings }
