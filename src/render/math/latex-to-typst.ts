@@ -312,9 +312,10 @@ class Emitter {
       const mat = `mat(delim: ${matrix}, ${cells})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
+    // LaTeX sets a quad between a case's value and its condition; Typst's `&` only aligns them.
     if (name === "cases")
       return `cases(${this.rows(node.content)
-        .map((row) => this.row(row))
+        .map((row) => this.row(row, "& quad"))
         .join(", ")})`
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
@@ -330,8 +331,8 @@ class Emitter {
       .join(" \\ ")
   }
 
-  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>): string {
-    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? ["&"] : []), this.list(cell)]).filter((part) => part !== ""))
+  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>, separator = "&"): string {
+    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? [separator] : []), this.list(cell)]).filter((part) => part !== ""))
   }
 
   /** An environment's content split at `\\` into rows and at `&` into cells. */
