@@ -122,7 +122,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\begin{pmatrix} a_{11} & \\cdots \\\\ \\vdots & \\ddots \\end{pmatrix}", 'mat(delim: "(", a_(11), dots.c; dots.v, dots.down)'],
   [
     "|x| = \\begin{cases} x & \\text{if } x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}",
-    'class("normal", bar.v) x class("normal", bar.v) eq cases(x &"if "x gt.eq 0, minus x &"otherwise")'
+    'class("normal", bar.v) x class("normal", bar.v) eq cases(x & quad"if "x gt.eq 0, minus x & quad"otherwise")'
   ],
   // Aligned rows (display formulas).
   ["\\begin{aligned} a &= b + c \\\\ &= d \\end{aligned}", "a & eq b plus c \\ & eq d"],

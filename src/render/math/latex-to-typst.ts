@@ -55,6 +55,12 @@ export const MAX_MATH_DEPTH = 64
 /** Longer formulas are refused: nobody writes one, and parsing time grows with length. */
 export const MAX_MATH_LENGTH = 10_000
 
+/**
+ * LaTeX sets the columns of `cases` a quad apart; Typst's alignment point adds no space, so a value
+ * and its condition would touch (`1C_i < 8`).
+ */
+const CASES_SEPARATOR = ["&", "quad"]
+
 const isLetter = (c: string) => /^[A-Za-z]$/.test(c)
 const isDigit = (c: string) => /^[0-9]$/.test(c)
 
@@ -314,7 +320,7 @@ class Emitter {
     }
     if (name === "cases")
       return `cases(${this.rows(node.content)
-        .map((row) => this.row(row))
+        .map((row) => this.row(row, CASES_SEPARATOR))
         .join(", ")})`
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
@@ -330,8 +336,8 @@ class Emitter {
       .join(" \\ ")
   }
 
-  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>): string {
-    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? ["&"] : []), this.list(cell)]).filter((part) => part !== ""))
+  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>, separator: ReadonlyArray<string> = ["&"]): string {
+    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? separator : []), this.list(cell)]).filter((part) => part !== ""))
   }
 
   /** An environment's content split at `\\` into rows and at `&` into cells. */
