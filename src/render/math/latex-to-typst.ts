@@ -55,6 +55,12 @@ export const MAX_MATH_DEPTH = 64
 /** Longer formulas are refused: nobody writes one, and parsing time grows with length. */
 export const MAX_MATH_LENGTH = 10_000
 
+/**
+ * LaTeX sets the columns of `cases` a quad apart; Typst's alignment point adds no space, so a value
+ * and its condition would touch (`1C_i < 8`).
+ */
+const CASES_SEPARATOR = ["&", "quad"]
+
 const isLetter = (c: string) => /^[A-Za-z]$/.test(c)
 const isDigit = (c: string) => /^[0-9]$/.test(c)
 
@@ -312,10 +318,9 @@ class Emitter {
       const mat = `mat(delim: ${matrix}, ${cells})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
-    // LaTeX sets a quad between a case's value and its condition; Typst's `&` only aligns them.
     if (name === "cases")
       return `cases(${this.rows(node.content)
-        .map((row) => this.row(row, "& quad"))
+        .map((row) => this.row(row, CASES_SEPARATOR))
         .join(", ")})`
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
@@ -331,8 +336,8 @@ class Emitter {
       .join(" \\ ")
   }
 
-  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>, separator = "&"): string {
-    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? [separator] : []), this.list(cell)]).filter((part) => part !== ""))
+  private row(cells: ReadonlyArray<ReadonlyArray<Ast.Node>>, separator: ReadonlyArray<string> = ["&"]): string {
+    return joinAtoms(cells.flatMap((cell, k) => [...(k > 0 ? separator : []), this.list(cell)]).filter((part) => part !== ""))
   }
 
   /** An environment's content split at `\\` into rows and at `&` into cells. */
