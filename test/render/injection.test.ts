@@ -15,10 +15,11 @@
  * payload must not take effect) and never contain /etc/passwd (e.g. "root:").
  * A "raw" context also places the payload unescaped in a paragraph: it must render, keep the page
  * and leak nothing (what it shows is then Markdown's reading of it).
+ * Formulas are a context of their own: see "formulas through the renderer" below.
  */
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
-import { isValidPdf, linkUris, metadata, pageSizes, pageTexts, squash } from "../helpers/pdf.ts"
+import { isValidPdf, linkUris, metadata, type PdfChar, pageSizes, pageTexts, pdfChars, squash, stripSubset } from "../helpers/pdf.ts"
 import { mapLimit } from "../helpers/render.ts"
 
 const PAYLOADS = [
@@ -116,12 +117,93 @@ t.test("payloads in every context", async (t) => {
 })
 
 t.test("markup written in the source stays text even without Markdown escapes", async (t) => {
-  // No Markdown meaning here (no HTML-like `<...>`), so the source is the literal: Typst syntax
-  // must show exactly as typed.
-  const md = '#set page(width: 1pt) #let x = read("/etc/passwd") #x @lbl $x^2$ = heading #eval("1+1")'
+  // No Markdown meaning here (no HTML-like `<...>`), and the dollars are escaped (`\$x^2\$` is how a
+  // writer keeps a literal dollar pair), so the source is the literal: Typst syntax must show
+  // exactly as typed.
+  const md = '#set page(width: 1pt) #let x = read("/etc/passwd") #x @lbl \\$x^2\\$ = heading #eval("1+1")'
+  const shown = md.replaceAll("\\$", "$")
   const { pdf, warnings } = await renderer.render({ markdown: `${md}\n`, templateId: "clean" })
   t.same(warnings, [])
   const text = pageTexts(pdf).join("")
-  t.ok(squash(text).includes(squash(md)), "the text shows exactly as typed", { text })
+  t.ok(squash(text).includes(squash(shown)), "the text shows exactly as typed", { text })
   t.ok(pageSizes(pdf).every((s) => s.width > 500))
+})
+
+t.test("an unescaped dollar pair around x^2 is a formula by design", async (t) => {
+  const { pdf, warnings } = await renderer.render({ markdown: "before $x^2$ after\n", templateId: "clean" })
+  t.same(warnings, [])
+  t.equal(squash(pageTexts(pdf).join("")).normalize("NFKC"), "beforex2after", "x and 2 are drawn, the dollars and caret are not")
+  // mupdf's binding gives characters beyond U+FFFF cut to 16 bits, so the math glyphs are found by font.
+  const math = pdfChars(pdf).filter((c) => stripSubset(c.font) === "NotoSansMath-Regular")
+  t.equal(math.length, 2, "x and 2 are drawn in the math font", { math })
+  const [x, two] = math as [PdfChar, PdfChar]
+  t.ok(two.size < x.size && two.y < x.y, "2 is a superscript: smaller and raised", { x, two })
+})
+
+/**
+ * Hostile formulas, in each of the four ways a document writes one. Each payload has what a reader
+ * must see: `typeset` when it is converted (the text layer, with math letters read as plain ones,
+ * shows that and no warning is given), or `refused` when it is shown as its source, exactly, with
+ * one `math_unsupported` warning naming the formula's line. Either way the render succeeds, shows
+ * nothing of /etc/passwd, and the next render on the same renderer succeeds. An evaluated `#read`
+ * would fail the compile (only the template bundle exists for Typst) or show the file; evaluated
+ * `#eval`/`#sys.inputs` would show `1`/`(:)` instead of their source.
+ */
+const DEEP = `${"{".repeat(10_000)}x${"}".repeat(10_000)}`
+const MATH_PAYLOADS: ReadonlyArray<{ readonly latex: string; readonly typeset?: string }> = [
+  { latex: '#read("/etc/passwd")', typeset: '#read("/etc/passwd")' },
+  { latex: '\\#eval("1")', typeset: '#eval("1")' },
+  { latex: "\\text{#sys.inputs}", typeset: "#sys.inputs" },
+  { latex: "x <label>", typeset: "x<label>" },
+  { latex: "@ref", typeset: "@ref" },
+  { latex: "{x" },
+  { latex: "x}" },
+  { latex: "\\def\\x{1}" },
+  { latex: "\\newcommand{\\x}{1}" },
+  { latex: "\\input{/etc/passwd}" },
+  { latex: "\\href{http://x}{y}" },
+  { latex: DEEP }
+]
+
+/** Each way of writing a formula, placed on line 5 after a heading and a paragraph. */
+const MATH_CONTEXTS: ReadonlyArray<{ readonly name: string; readonly markdown: (latex: string) => string }> = [
+  { name: "inline $…$", markdown: (l) => `before $${l}$ after\n` },
+  { name: "$$ block", markdown: (l) => `$$\n${l}\n$$\n` },
+  { name: "one-line $$…$$", markdown: (l) => `$$${l}$$\n` },
+  { name: "```math block", markdown: (l) => `\`\`\`math\n${l}\n\`\`\`\n` }
+]
+const FORMULA_LINE = 5
+const FOLLOW_UP = "Next: $a^2 + b^2 = c^2$.\n"
+
+t.test("formulas through the renderer", async (t) => {
+  const cases = MATH_PAYLOADS.flatMap((payload) => MATH_CONTEXTS.map((context) => ({ payload, context })))
+  await mapLimit(cases, 2, async ({ payload, context }) => {
+    const name = `${payload.latex.length > 40 ? `${payload.latex.slice(0, 12)}… (${payload.latex.length} characters)` : payload.latex} in ${context.name}`
+    const markdown = `# Formulas\n\nIntro.\n\n${context.markdown(payload.latex)}`
+    const rendered = await renderer.render({ markdown, templateId: "clean" }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error })
+    )
+    if (!("result" in rendered)) return void t.fail(`${name}: renders`, { error: String(rendered.error) })
+    const { pdf, warnings } = rendered.result
+    const text = squash(pageTexts(pdf).join("\n")).normalize("NFKC")
+    t.notOk(/root:|\/bin\/(ba)?sh|nologin/.test(text), `${name}: no /etc/passwd content`)
+    if (payload.typeset !== undefined) {
+      t.same(warnings, [], `${name}: typeset without a warning`)
+      t.ok(text.includes(squash(payload.typeset)), `${name}: shows ${payload.typeset}`, { text })
+    } else {
+      t.same(
+        warnings.map((w) => ({ code: w.code, line: w.line })),
+        [{ code: "math_unsupported", line: FORMULA_LINE }],
+        `${name}: one math_unsupported warning on line ${FORMULA_LINE}`,
+        { warnings }
+      )
+      // A source line wider than the page runs past its edge, as a code block's does: of the
+      // 20,001 braces, the start is what a reader sees.
+      const visible = payload.latex === DEEP ? DEEP.slice(0, 64) : payload.latex
+      t.ok(text.includes(squash(visible)), `${name}: shows its source exactly`, { text: text.slice(0, 200) })
+    }
+    const next = await renderer.render({ markdown: FOLLOW_UP, templateId: "clean" })
+    t.equal(squash(pageTexts(next.pdf).join("")).normalize("NFKC"), "Next:a2+b2=c2.", `${name}: the next render succeeds`)
+  })
 })

@@ -1,5 +1,5 @@
 /**
- * Markdown (CommonMark + GFM) with optional YAML front matter into mdast.
+ * Markdown (CommonMark + GFM) with optional YAML front matter and math (math-syntax.ts) into mdast.
  */
 import type { Root } from "mdast"
 import { fromMarkdown } from "mdast-util-from-markdown"
@@ -10,6 +10,8 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
+import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
+import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
 
 export type FrontMatterValue =
@@ -89,9 +91,10 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
 
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
   const root = fromMarkdown(cutContainerMarkers(markdown), {
-    extensions: [frontmatter(["yaml"]), gfm()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown()]
+    extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
+    mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
   })
+  promoteDisplayParagraphs(root)
   const warnings: Array<RenderWarning> = []
   const frontMatter = readFrontMatter(root, warnings)
   return { root, frontMatter, warnings }

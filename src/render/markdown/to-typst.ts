@@ -1,7 +1,8 @@
 /**
  * mdast into Typst markup. The output is built only from our own tokens: every piece of user text
  * (text, code, URLs, alt text, language names) goes through `typstString`, so nothing a user writes
- * can become Typst code, markup, a label or a reference.
+ * can become Typst code, markup, a label or a reference. Formulas go through src/render/math/,
+ * which holds to the same rule.
  *
  * Nesting deeper than MAX_NESTING (block quotes, lists, inline spans) is flattened into the deepest
  * allowed level with one warning: Typst's own parser and layout have depth limits, and a document
@@ -9,6 +10,7 @@
  */
 import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, Root, RootContent, Table } from "mdast"
 import { definitions as collectDefinitions } from "mdast-util-definitions"
+import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../warnings.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
@@ -61,6 +63,7 @@ class Converter {
   private readonly footnotesInProgress = new Set<string>()
   private readonly footnoteDefinitions = new Map<string, FootnoteDefinition>()
   private readonly definition: (identifier: string) => Definition | undefined
+  private readonly formulas: Formulas
   private nestingWarned = false
   /** The flow of inline content being converted, for the length of its text runs (text-runs.ts). */
   private runs = new TextRuns()
@@ -70,6 +73,7 @@ class Converter {
     private readonly options: ConversionOptions
   ) {
     this.definition = collectDefinitions(root)
+    this.formulas = new Formulas(root)
     for (const node of root.children) {
       if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
     }
@@ -77,7 +81,7 @@ class Converter {
 
   convert(root: Root): TypstBody {
     const markup = this.blocks(root.children, 0)
-    return { markup, images: [...this.images.values()], warnings: this.warnings }
+    return { markup, images: [...this.images.values()], warnings: [...this.warnings, ...this.formulas.collectedWarnings()] }
   }
 
   private warn(code: string, message: string, node: Nodes): void {
@@ -118,10 +122,12 @@ class Converter {
         case "imageReference":
         case "footnoteReference":
         case "html":
+        case "inlineMath":
           if ((node.type === "link" || node.type === "linkReference") && node.children.length > 0) break
           out.push(this.inline(node, MAX_NESTING))
           continue
         case "code":
+        case "math":
           out.push(this.block(node, MAX_NESTING), "\n\n")
           continue
         case "tableCell":
@@ -159,7 +165,10 @@ class Converter {
       case "list":
         return this.list(node, depth)
       case "code":
+        if (node.lang === "math") return this.formulas.block(node)
         return `#raw(block: true, ${node.lang ? `lang: ${typstString(node.lang)}, ` : ""}${typstString(rawText(node.value))})`
+      case "math":
+        return this.formulas.block(node)
       case "html":
         if (PAGEBREAK.test(node.value.trim())) return "#pagebreak(weak: true)"
         this.warn("html_dropped", "raw HTML is not rendered", node)
@@ -220,7 +229,9 @@ class Converter {
   private inline(node: PhrasingContent, depth: number): string {
     switch (node.type) {
       case "text":
-        return this.runs.markup(softBreaks(node.value))
+        return this.formulas.prose(softBreaks(node.value), node, (text) => this.runs.markup(text))
+      case "inlineMath":
+        return node.data?.display === true ? this.formulas.block(node) : this.formulas.inline(node)
       case "emphasis":
         return this.span("emph", node, depth)
       case "strong":
