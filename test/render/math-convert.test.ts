@@ -5,6 +5,9 @@
  */
 import t from "tap"
 import { latexToTypst, REF_PLACEHOLDER } from "../../src/render/math/latex-to-typst.ts"
+import { loadLatexParser } from "../../src/render/math/latex-parser.ts"
+
+await loadLatexParser()
 
 const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   // Letters one at a time (Typst reads `ab` as one name), numbers whole, signs by name.

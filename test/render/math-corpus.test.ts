@@ -7,9 +7,12 @@
  */
 import t from "tap"
 import { latexToTypst, REF_PLACEHOLDER } from "../../src/render/math/latex-to-typst.ts"
+import { loadLatexParser } from "../../src/render/math/latex-parser.ts"
 import { MATH_CORPUS } from "../fixtures/math-corpus.ts"
 import { mathSafetyProblems } from "../helpers/math-safety.ts"
 import { mathDocument, startTypstChecker, type TypstCheck } from "../helpers/typst-check.ts"
+
+await loadLatexParser()
 
 interface Converted {
   readonly latex: string

@@ -8,8 +8,11 @@
  */
 import t from "tap"
 import { latexToTypst, type MathResult } from "../../src/render/math/latex-to-typst.ts"
+import { loadLatexParser } from "../../src/render/math/latex-parser.ts"
 import { mathSafetyProblems } from "../helpers/math-safety.ts"
 import { mathDocument, startTypstChecker } from "../helpers/typst-check.ts"
+
+await loadLatexParser()
 
 const PAYLOADS: ReadonlyArray<string> = [
   '#read("/etc/passwd")',

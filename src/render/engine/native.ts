@@ -14,6 +14,7 @@ import { readFontFile } from "../fonts/font-file.ts"
 import type { VerifiedFont } from "../fonts/manifest.ts"
 import { packageRoot } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
+import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
 import { type TypesetJob, type TypesetResult, typesetDocument } from "../typeset.ts"
 import { cancelled, CompileFailure, type CompileTask, noWorkerReplacements, type TypstEngine } from "./engine.ts"
 import { TYPST_VERSION } from "./wasm-pool.ts"
@@ -59,6 +60,7 @@ export const createNativeEngine = async (fonts: ReadonlyArray<VerifiedFont>): Pr
     releaseChecksum: sha256Hex(readFileSync(binary)),
     typeset: async (job: TypesetJob, signal?: AbortSignal): Promise<TypesetResult> => {
       if (signal?.aborted) throw cancelled()
+      if (mayHoldMath(job.markdown)) await loadLatexParser()
       return typesetDocument(job, compile)
     },
     workerReplacements: () => noWorkerReplacements,

@@ -5,6 +5,7 @@
  * TypeScript loader is needed in workers; Deno starts it as it is.
  */
 import { parentPort, workerData } from "node:worker_threads"
+import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
 import { typesetDocument, type TypesetJob } from "../typeset.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
@@ -71,9 +72,10 @@ largestSource = 0
 // Fails the worker's start, and so the pool's, if the memo layout does not fit this binary.
 compiler.memo?.check()
 
-port.on("message", (message: { readonly id: number; readonly job: TypesetJob }) => {
+port.on("message", async (message: { readonly id: number; readonly job: TypesetJob }) => {
   let reply: RenderWorkerReply
   try {
+    if (mayHoldMath(message.job.markdown)) await loadLatexParser()
     const result = typesetDocument(message.job, compile)
     reply = { id: message.id, ok: true, ...result, evicts: true }
   } catch (error) {

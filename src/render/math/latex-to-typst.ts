@@ -8,7 +8,7 @@
  * and the converter shows the source instead.
  */
 import type * as Ast from "@unified-latex/unified-latex-types"
-import { parseMath } from "@unified-latex/unified-latex-util-parse"
+import { parseLatex } from "./latex-parser.ts"
 import { typstString } from "../markdown/typst-literal.ts"
 import { type Atom, atom, renderAtom } from "./atoms.ts"
 import { Cursor, characters, macroSource } from "./cursor.ts"
@@ -398,7 +398,7 @@ export const latexToTypst = (latex: string, mode: "inline" | "display"): MathRes
   if (problem !== null) return { ok: false, reason: problem }
   try {
     const emitter = new Emitter(mode)
-    const typst = emitter.list(parseMath(latex))
+    const typst = emitter.list(parseLatex(latex))
     const { tag, notag, label, references } = emitter
     return { ok: true, value: { typst, tag, notag, label, references } }
   } catch (error) {
