@@ -8,7 +8,7 @@
  */
 import { Config, Duration, Effect } from "effect"
 import { ArtifactRepository } from "./artifacts/repository.ts"
-import { removeUnreferenced } from "./artifacts/shared-bytes.ts"
+import { unreferencedBytesRemover } from "./artifacts/shared-bytes.ts"
 import { Documents } from "./documents/documents.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
 import { historySeconds } from "./webhooks/config.ts"
@@ -24,6 +24,7 @@ export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
     const interval = yield* sweepIntervalConfig
     const artifacts = yield* ArtifactRepository
     const idempotency = yield* Idempotency
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const documents = yield* Documents
     const deliveryHistory = yield* DeliveryHistory
     const webhookHistorySeconds = yield* historySeconds

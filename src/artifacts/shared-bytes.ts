@@ -3,7 +3,8 @@
  * artifact row over the bytes of an earlier one, under the same `storage_key`; the bytes serve
  * every available row naming the key, and go only when none is left. Every path that takes
  * artifacts out of use (the sweep's expiry, a document's deletion, a claim lost after its bytes
- * were stored) hands the keys here, and only the keys no available row names are removed.
+ * were stored) hands the keys to `removeUnreferenced`, which removes only those no available row
+ * names.
  *
  * Only `available` rows hold bytes: an expired, withdrawn (`deleting`) or deleted row is never
  * served again and never becomes available again, so keeping bytes for it would only delay their
@@ -33,18 +34,21 @@
  */
 import { Effect, Either } from "effect"
 import { ArtifactRepository } from "./repository.ts"
-import { ArtifactStore } from "./store.ts"
+import { ArtifactStore, type StorageUnavailable } from "./store.ts"
 
 /**
- * Removes the bytes of those of `keys` that no available artifact names; the others stay for the
- * artifacts that still use them. Every key is tried; the first failure is reported afterwards.
+ * `removeUnreferenced(keys)` removes the bytes of those of `keys` that no available artifact
+ * names; the others stay for the artifacts that still use them. Every key is tried; the first
+ * failure is reported afterwards.
  */
-export const removeUnreferenced = (keys: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const artifacts = yield* ArtifactRepository
-    const storage = yield* ArtifactStore
-    const unreferenced = yield* artifacts.unreferenced(keys)
-    const removals = yield* Effect.forEach(unreferenced, (key) => Effect.either(storage.remove(key)))
-    const failed = removals.find(Either.isLeft)
-    if (failed) return yield* Effect.fail(failed.left)
-  })
+export const unreferencedBytesRemover = Effect.gen(function* () {
+  const artifacts = yield* ArtifactRepository
+  const storage = yield* ArtifactStore
+  return (keys: ReadonlyArray<string>): Effect.Effect<void, StorageUnavailable> =>
+    Effect.gen(function* () {
+      const unreferenced = yield* artifacts.unreferenced(keys)
+      const removals = yield* Effect.forEach(unreferenced, (key) => Effect.either(storage.remove(key)))
+      const failed = removals.find(Either.isLeft)
+      if (failed) return yield* Effect.fail(failed.left)
+    })
+})

@@ -14,7 +14,7 @@ import { Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Principal } from "../accounts/principal.ts"
 import { ArtifactRepository } from "../artifacts/repository.ts"
-import { removeUnreferenced } from "../artifacts/shared-bytes.ts"
+import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
 import * as JobErrors from "../jobs/job-errors.ts"
 import { JobStore } from "../jobs/job-store.ts"
 import { JobLifecycle } from "../jobs/lifecycle.ts"
@@ -50,6 +50,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
     const jobs = yield* JobStore
     const lifecycle = yield* JobLifecycle
     const artifacts = yield* ArtifactRepository
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const windowSeconds = yield* documentWindowSeconds
     const signals = yield* JobSignals
 

@@ -22,7 +22,7 @@ import { hostname } from "node:os"
 import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
 import { Metrics } from "../ops/metrics.ts"
-import { removeUnreferenced } from "../artifacts/shared-bytes.ts"
+import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
 import type { RenderingFailed, RenderPlan } from "../render/renderer.ts"
 import { RenderService } from "../render/service.ts"
 import * as JobErrors from "./job-errors.ts"
@@ -58,6 +58,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const signals = yield* JobSignals
     const renderer = yield* RenderService
     const storage = yield* ArtifactStore
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const metrics = yield* Metrics
     const scope = yield* Effect.scope
     const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`
