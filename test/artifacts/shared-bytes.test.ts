@@ -37,30 +37,38 @@ else
           sql`update artifacts set status = 'available', expires_at = now() + ${expiresInMs} * interval '1 millisecond' where id = ${id}`
       )
 
+    /** Runs `statement` in a transaction left open until `commit` is run; `value` is what the statement answered. */
+    const openTransaction = <A>(statement: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const answered = yield* Deferred.make<A>()
+        const release = yield* Deferred.make<void>()
+        const transaction = yield* sql
+          .withTransaction(
+            Effect.zipRight(
+              Effect.flatMap(statement, (value) => Deferred.succeed(answered, value)),
+              Deferred.await(release)
+            )
+          )
+          .pipe(Effect.fork)
+        return {
+          value: yield* Deferred.await(answered),
+          commit: Effect.zipRight(Deferred.succeed(release, undefined), Fiber.join(transaction))
+        }
+      })
+
     await t.test("an artifact held by a reuse is not expired until the reuse ends", async (t) => {
       const outcome = await run(
         Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
           const artifacts = yield* ArtifactRepository
           yield* setAvailable(1_000)
-          const held = yield* Deferred.make<boolean>()
-          const release = yield* Deferred.make<void>()
-          const reuse = yield* sql
-            .withTransaction(
-              Effect.gen(function* () {
-                yield* Deferred.succeed(held, yield* artifacts.holdAvailable(id))
-                yield* Deferred.await(release)
-              })
-            )
-            .pipe(Effect.fork)
-          const holds = yield* Deferred.await(held)
+          const reuse = yield* openTransaction(artifacts.holdAvailable(id))
           yield* Effect.sleep("1200 millis") // past its expiresAt, still held
           const expiredWhileHeld = yield* artifacts.expireDue
           const stillReferenced = yield* artifacts.unreferenced([key])
-          yield* Deferred.succeed(release, undefined)
-          yield* Fiber.join(reuse)
+          yield* reuse.commit
           const expiredAfter = yield* artifacts.expireDue
-          return { holds, expiredWhileHeld, stillReferenced, expiredAfter, unreferenced: yield* artifacts.unreferenced([key]) }
+          return { holds: reuse.value, expiredWhileHeld, stillReferenced, expiredAfter, unreferenced: yield* artifacts.unreferenced([key]) }
         })
       )
       t.equal(outcome.holds, true, "the reuse holds the available artifact")
@@ -76,23 +84,11 @@ else
           const sql = yield* SqlClient.SqlClient
           const artifacts = yield* ArtifactRepository
           yield* setAvailable(60_000)
-          const expiring = yield* Deferred.make<void>()
-          const commit = yield* Deferred.make<void>()
-          const expiry = yield* sql
-            .withTransaction(
-              Effect.gen(function* () {
-                yield* sql`update artifacts set status = 'expired' where id = ${id}`
-                yield* Deferred.succeed(expiring, undefined)
-                yield* Deferred.await(commit)
-              })
-            )
-            .pipe(Effect.fork)
-          yield* Deferred.await(expiring)
+          const expiry = yield* openTransaction(sql`update artifacts set status = 'expired' where id = ${id}`)
           const reuse = yield* sql.withTransaction(artifacts.holdAvailable(id)).pipe(Effect.fork)
           yield* Effect.sleep("500 millis")
           const answeredEarly = Option.isSome(yield* Fiber.poll(reuse))
-          yield* Deferred.succeed(commit, undefined)
-          yield* Fiber.join(expiry)
+          yield* expiry.commit
           return { answeredEarly, holds: yield* Fiber.join(reuse) }
         })
       )
