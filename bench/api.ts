@@ -4,12 +4,14 @@
  * transaction, the answer) against the bare render of the same documents, on PGlite and on
  * PostgreSQL. Prints Markdown tables for docs/performance.md (the README keeps a summary).
  *
- * Three operations: v1 convert of the one-page letter (the PDF in the answer), and v2 preview and
+ * Four operations: v1 convert of the one-page letter (the PDF in the answer), v2 preview and
  * publication of the two-page résumé (a JobResponse once the job has ended: the server waits up to
  * PRESSROOM_SYNC_THRESHOLD_MS, here 60 s, so every answer is a finished job; a 202 or a job that
  * did not succeed counts as an error). Every request renders something new: v1 a distinct variant
  * of the letter per request, v2 a revision of its own per request (a pool of documents made before
- * the run, each previewed or published once) with a fresh Idempotency-Key.
+ * the run, each previewed or published once) with a fresh Idempotency-Key. The fourth, at
+ * concurrency 1 only, publishes revisions previewed before the run: each reuses its preview's
+ * bytes (issue 23), and the "reused" column counts the jobs that did.
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
  * runs out) and rate limits out of the way; a 20 s warm-up, then for each operation autocannon at
@@ -72,6 +74,8 @@ interface Request {
 
 interface Operation {
   readonly name: string
+  /** The concurrencies and durations to measure (default RUNS). */
+  readonly runs?: ReadonlyArray<readonly [number, number]>
   /** Prepares what `connections` clients can send for `seconds` (v2: the pool of revisions). */
   readonly prepare: (server: RunningServer, key: string, connections: number, seconds: number) => Promise<() => Request>
   readonly succeeded: (status: number, body: string) => boolean
@@ -134,6 +138,40 @@ const v2Render = (purpose: "previews" | "publishes", bareP50: number): Operation
   succeeded: (status, body) => status === 200 && jobStatusOf(body) === "succeeded"
 })
 
+/** Revisions previewed before the run, each published while its preview is available. */
+const PREVIEWED_POOL = 200
+
+/**
+ * v2 publication of a revision just previewed (issue 23): the publication reuses the preview's
+ * bytes (same manifest, same owner), so no typesetting. The pool is previewed before the run and
+ * published in turn; past its end a revision is published again, which reuses as well.
+ */
+const publishAfterPreview: Operation = {
+  name: "v2 publish after preview of the same revision, résumé",
+  runs: [[1, 20]],
+  prepare: async (server, key) => {
+    const pool = await revisionPool(server, key, PREVIEWED_POOL)
+    for (const { documentId, revisionId } of pool) {
+      const previewed = await fetch(`${server.url}/api/v2/documents/${documentId}/previews`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "idempotency-key": idempotencyKey() },
+        body: JSON.stringify(renderBody(revisionId, "resume.pdf"))
+      })
+      if (jobStatusOf(await previewed.text()) !== "succeeded") throw new Error("a preview of the pool did not succeed")
+    }
+    let next = 0
+    return () => {
+      const { documentId, revisionId } = pool[next++ % pool.length]!
+      return {
+        path: `/api/v2/documents/${documentId}/publishes`,
+        headers: { "idempotency-key": idempotencyKey() },
+        body: JSON.stringify(renderBody(revisionId, "resume.pdf"))
+      }
+    }
+  },
+  succeeded: (status, body) => status === 200 && jobStatusOf(body) === "succeeded"
+}
+
 interface Run {
   readonly operation: string
   readonly connections: number
@@ -145,17 +183,20 @@ interface Run {
   readonly perSecond: number
   readonly requests: number
   readonly errors: number
+  /** Jobs that reused an earlier render's bytes during the run (the server's metrics). */
+  readonly reused: number
 }
 
-/** The server's render-duration histogram: total seconds and count of successful renders so far. */
+/** The server's render-duration histogram (total seconds and count of successful renders so far) and its reuses. */
 const renderTotals = async (url: string) => {
   const text = await (await fetch(`${url}/metrics`)).text()
+  const reuses = Number(/^pressroom_render_reuses_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN)
   const value = (name: string) => {
     const match = new RegExp(`^${name}\\{outcome="succeeded"\\} (\\S+)$`, "m").exec(text)
     if (!match) throw new Error(`the server's metrics have no ${name}`)
     return Number(match[1])
   }
-  return { seconds: value("pressroom_render_duration_seconds_sum"), count: value("pressroom_render_duration_seconds_count") }
+  return { seconds: value("pressroom_render_duration_seconds_sum"), count: value("pressroom_render_duration_seconds_count"), reuses }
 }
 
 const load = async (server: RunningServer, key: string, operation: Operation, connections: number, seconds: number): Promise<Run> => {
@@ -163,7 +204,11 @@ const load = async (server: RunningServer, key: string, operation: Operation, co
   const before = await renderTotals(server.url)
   const run = await autocannonRun(server.url, key, operation, next, connections, seconds)
   const after = await renderTotals(server.url)
-  return { ...run, serverRender: ((after.seconds - before.seconds) * 1000) / Math.max(1, after.count - before.count) }
+  return {
+    ...run,
+    serverRender: ((after.seconds - before.seconds) * 1000) / Math.max(1, after.count - before.count),
+    reused: after.reuses - before.reuses
+  }
 }
 
 const autocannonRun = (
@@ -173,7 +218,7 @@ const autocannonRun = (
   next: () => Request,
   connections: number,
   seconds: number
-): Promise<Omit<Run, "serverRender">> =>
+): Promise<Omit<Run, "serverRender" | "reused">> =>
   new Promise((resolve, reject) => {
     const times: Array<number> = []
     let failed = 0
@@ -241,7 +286,8 @@ const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Opera
     }
     const runs: Array<Run> = []
     for (const operation of operations) {
-      for (const [connections, seconds] of RUNS) runs.push(await load(server, account.key, operation, connections, seconds))
+      for (const [connections, seconds] of operation.runs ?? RUNS)
+        runs.push(await load(server, account.key, operation, connections, seconds))
     }
     return runs
   } finally {
@@ -251,7 +297,7 @@ const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Opera
 }
 
 const bare = { letter: await bareRender(letter), resume: await bareRender(resume) }
-const operations = [v1Convert, v2Render("previews", bare.resume.p50), v2Render("publishes", bare.resume.p50)]
+const operations = [v1Convert, v2Render("previews", bare.resume.p50), v2Render("publishes", bare.resume.p50), publishAfterPreview]
 const bareOf = (operation: string) => (operation.startsWith("v1") ? bare.letter : bare.resume)
 const kinds: Array<DatabaseKind> = postgresUrl ? ["pglite", "postgres"] : ["pglite"]
 const runs: Array<Run & { kind: DatabaseKind }> = []
@@ -265,12 +311,13 @@ console.log(
   `Bare render (in process, sequential): letter p50 ${ms(bare.letter.p50)}, p95 ${ms(bare.letter.p95)}; résumé p50 ${ms(bare.resume.p50)}, p95 ${ms(bare.resume.p95)}\n`
 )
 console.log(
-  "| operation | database | concurrency | duration | p50 | p95 | requests/s | requests | errors | render in server (mean) | p50 over bare render |"
+  "| operation | database | concurrency | duration | p50 | p95 | requests/s | requests | errors | reused | render in server (mean) | p50 over bare render |"
 )
-console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for (const run of runs) {
-  const over = run.connections === 1 ? `+${ms(run.p50 - bareOf(run.operation).p50)}` : ""
+  // A reuse renders nothing: the bare render is no baseline for it.
+  const over = run.connections === 1 && run.reused === 0 ? `+${ms(run.p50 - bareOf(run.operation).p50)}` : ""
   console.log(
-    `| ${run.operation} | ${run.kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${ms(run.serverRender)} | ${over} |`
+    `| ${run.operation} | ${run.kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${run.reused} | ${ms(run.serverRender)} | ${over} |`
   )
 }

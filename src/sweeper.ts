@@ -1,14 +1,14 @@
 /**
  * The sweep (contract sections 1 and 6): every `PRESSROOM_SWEEP_INTERVAL_MS`, artifacts past their
- * `expiresAt` become `expired` and their bytes are removed, expired idempotency records are
- * deleted, documents past their retention are deleted, and webhook deliveries and outbox events
+ * `expiresAt` become `expired` and their bytes are removed unless another available artifact
+ * shares them (src/artifacts/shared-bytes.ts), expired idempotency records are deleted, documents past their retention are deleted, and webhook deliveries and outbox events
  * past the history period are removed. Every process sweeps; `skip locked` and idempotent removals make that safe. An
  * artifact is marked before its bytes go, so a crash between the two leaves at worst a file that
  * no row names, never a row whose bytes are missing while it claims to be available.
  */
 import { Config, Duration, Effect } from "effect"
 import { ArtifactRepository } from "./artifacts/repository.ts"
-import { ArtifactStore } from "./artifacts/store.ts"
+import { unreferencedBytesRemover } from "./artifacts/shared-bytes.ts"
 import { Documents } from "./documents/documents.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
 import { historySeconds } from "./webhooks/config.ts"
@@ -23,15 +23,16 @@ export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
   scoped: Effect.gen(function* () {
     const interval = yield* sweepIntervalConfig
     const artifacts = yield* ArtifactRepository
-    const storage = yield* ArtifactStore
     const idempotency = yield* Idempotency
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const documents = yield* Documents
     const deliveryHistory = yield* DeliveryHistory
     const webhookHistorySeconds = yield* historySeconds
 
     const sweep = Effect.gen(function* () {
       const expired = yield* artifacts.expireDue
-      yield* Effect.forEach(expired, (key) => Effect.ignore(storage.remove(key)), { discard: true })
+      // After the expiry is committed (a statement of its own), as shared-bytes.ts requires.
+      yield* removeUnreferenced(expired).pipe(Effect.catchAll((error) => Effect.logWarning("expired bytes not removed", error)))
       yield* idempotency.purgeExpired
       yield* documents.sweep
       yield* deliveryHistory.sweep(webhookHistorySeconds)

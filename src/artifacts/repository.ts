@@ -1,6 +1,6 @@
 /** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes (artifact.ts). */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Config, Effect, type Option, Schema } from "effect"
+import { Config, Effect, Option, Schema } from "effect"
 import { type Artifact, ArtifactRow } from "./artifact.ts"
 
 export interface NewArtifact {
@@ -14,6 +14,20 @@ export interface NewArtifact {
   readonly pageCount: number
   readonly sha256: string
   readonly storageKey: string
+  /** The manifest of the render that made the bytes, and the key a later job finds it by (src/jobs/reuse.ts). */
+  readonly manifestSha256: string | null
+  readonly reuseKey: string | null
+}
+
+/** An available artifact whose bytes a job of the same owner may reuse. */
+export interface Reusable {
+  readonly id: string
+  readonly jobId: string
+  readonly storageKey: string
+  readonly bytes: number
+  readonly pageCount: number
+  readonly sha256: string
+  readonly manifestSha256: string
 }
 
 /** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
@@ -45,15 +59,68 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
         const ttl = artifact.purpose === "preview" ? retention.previewTtlSeconds : retention.finalTtlSeconds
         return sql`
           insert into artifacts (id, account_id, job_id, revision_id, status, filename, bytes, page_count, sha256,
-                                 storage_key, created_at, finalized_at, expires_at)
+                                 storage_key, manifest_sha256, reuse_key, created_at, finalized_at, expires_at)
           values (${artifact.id}, ${artifact.accountId}, ${artifact.jobId}, ${artifact.revisionId}, 'available',
                   ${artifact.filename}, ${artifact.bytes}, ${artifact.pageCount}, ${artifact.sha256},
-                  ${artifact.storageKey}, now(), now(), now() + ${ttl} * interval '1 second')
+                  ${artifact.storageKey}, ${artifact.manifestSha256}, ${artifact.reuseKey},
+                  now(), now(), now() + ${ttl} * interval '1 second')
           returning expires_at`.pipe(
           Effect.map((rows) => (rows[0] as { expires_at: Date }).expires_at),
           Effect.orDie
         )
       },
+      /** The available artifact of `accountId` with `reuseKey` that lives longest, if any: never another owner's. */
+      findReusable: (accountId: string, reuseKey: string): Effect.Effect<Option.Option<Reusable>> =>
+        sql<{
+          id: string
+          job_id: string
+          storage_key: string
+          bytes: number
+          page_count: number
+          sha256: string
+          manifest_sha256: string
+        }>`
+          select id, job_id, storage_key, bytes, page_count, sha256, manifest_sha256 from artifacts
+          where account_id = ${accountId} and reuse_key = ${reuseKey} and status = 'available' and expires_at > now()
+          order by expires_at desc limit 1`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => ({
+              id: row.id,
+              jobId: row.job_id,
+              storageKey: row.storage_key,
+              bytes: row.bytes,
+              pageCount: row.page_count,
+              sha256: row.sha256,
+              manifestSha256: row.manifest_sha256
+            }))
+          ),
+          Effect.orDie
+        ),
+
+      /**
+       * Inside a transaction: whether the artifact is still available, holding it so (a share lock)
+       * until the transaction ends, so that no expiry or deletion can take it, and with it its
+       * bytes, meanwhile (shared-bytes.ts says why that is enough).
+       */
+      holdAvailable: (artifactId: string) =>
+        sql`select id from artifacts where id = ${artifactId} and status = 'available' and expires_at > now() for share`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+
+      /** Of `keys`, those no available artifact names: their bytes serve no one (shared-bytes.ts). */
+      unreferenced: (keys: ReadonlyArray<string>) =>
+        keys.length === 0
+          ? Effect.succeed([] as ReadonlyArray<string>)
+          : sql<{ storage_key: string }>`
+              select distinct storage_key from artifacts where storage_key in ${sql.in(keys)} and status = 'available'`.pipe(
+              Effect.map((rows) => {
+                const held = new Set(rows.map((row) => row.storage_key))
+                return [...new Set(keys)].filter((key) => !held.has(key))
+              }),
+              Effect.orDie
+            ),
+
       /** Marks every available artifact past its `expiresAt` as expired; returns their storage keys, whose bytes must go. */
       expireDue: sql<{ storage_key: string }>`
         update artifacts set status = 'expired'

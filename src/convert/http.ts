@@ -7,7 +7,7 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
 import { Admission } from "../admission/admission.ts"
-import { storageKeyOf } from "../artifacts/repository.ts"
+import { ArtifactRepository } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
 import { PressroomApi } from "../http/api.ts"
 import { Jobs } from "../jobs/jobs.ts"
@@ -31,6 +31,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
     const jobs = yield* Jobs
     const customTemplates = yield* CustomTemplates
     const storage = yield* ArtifactStore
+    const artifacts = yield* ArtifactRepository
     const { renderTimeoutMs } = yield* supervisorConfig
     const longestJob = Duration.millis(worstCaseMs(renderTimeoutMs, WAIT_SLACK_MS))
 
@@ -77,9 +78,10 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
         )
         switch (job.status) {
           case "succeeded": {
-            // The artifact's bytes are stored under a key made from its id alone.
+            // Its row names the bytes, which a reused job shares with an earlier artifact.
+            const artifact = Option.getOrThrow(yield* artifacts.find(job.artifactId!))
             const pdf = yield* storage
-              .get(storageKeyOf(job.artifactId!))
+              .get(artifact.storageKey)
               .pipe(
                 Effect.mapError(() => new ServiceUnavailable({ message: "the PDF is temporarily unreadable; retry", retryAfterSeconds: 5 }))
               )

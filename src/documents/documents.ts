@@ -2,7 +2,8 @@
  * Managed documents (specification 2.4 to 2.6, contract section 5): creation with a first
  * revision, revisions, reads, and deletion. A deletion has two steps. `delete` marks the document
  * `deleting`, cancels its unfinished jobs and withdraws its artifacts, in one transaction;
- * `finishDeletion` then, once no job of it is still running, removes its artifacts' bytes, its
+ * `finishDeletion` then, once no job of it is still running, removes its artifacts' bytes (those
+ * no other artifact shares, src/artifacts/shared-bytes.ts), its
  * revisions' source and every job's copy of that source, and marks it `deleted`. The second step
  * runs right after the first, when the last running job of a deleting document ends (in every
  * process, which the row lock serialises), and again from the sweeper, which also finishes
@@ -13,7 +14,7 @@ import { Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Principal } from "../accounts/principal.ts"
 import { ArtifactRepository } from "../artifacts/repository.ts"
-import { ArtifactStore } from "../artifacts/store.ts"
+import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
 import * as JobErrors from "../jobs/job-errors.ts"
 import { JobStore } from "../jobs/job-store.ts"
 import { JobLifecycle } from "../jobs/lifecycle.ts"
@@ -49,7 +50,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
     const jobs = yield* JobStore
     const lifecycle = yield* JobLifecycle
     const artifacts = yield* ArtifactRepository
-    const storage = yield* ArtifactStore
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const windowSeconds = yield* documentWindowSeconds
     const signals = yield* JobSignals
 
@@ -110,7 +111,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           const owned = yield* jobs.ofDocument(documentId)
           if (owned.some((job) => job.status === "running" || job.status === "queued" || job.status === "accepted")) return document
           const keys = yield* artifacts.markDeleted(owned.map((job) => job.id))
-          yield* Effect.forEach(keys, (key) => storage.remove(key), { discard: true })
+          yield* removeUnreferenced(keys)
           yield* jobs.scrubSource(documentId)
           return yield* store.markDeleted(documentId)
         })

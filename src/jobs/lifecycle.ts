@@ -9,11 +9,27 @@ import { Effect } from "effect"
 import { ArtifactRepository } from "../artifacts/repository.ts"
 import { Ledger } from "../entitlements/ledger.ts"
 import type { PublishingError } from "../shared/errors.ts"
-import type { RenderResult } from "../render/renderer.ts"
+import type { Provenance } from "../render/provenance.ts"
+import type { RenderWarning } from "../render/warnings.ts"
 import { Outbox } from "../webhooks/outbox.ts"
 import { jobEventData } from "./events.ts"
 import type { Job } from "./job.ts"
 import { type Claim, JobStore } from "./job-store.ts"
+
+/** What a job's success records: its artifact over stored bytes, and the job's provenance and warnings. */
+export interface Success {
+  readonly artifactId: string
+  readonly storageKey: string
+  readonly bytes: number
+  readonly pageCount: number
+  readonly sha256: string
+  readonly provenance: Provenance
+  readonly warnings: ReadonlyArray<RenderWarning>
+  /** The key a later job of the same owner may reuse these bytes by (src/jobs/reuse.ts), null if none. */
+  readonly reuseKey: string | null
+  /** A reuse: the artifact whose bytes this one shares, which must still be available (and is held so until the end). */
+  readonly sharesBytesOf?: string
+}
 
 export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobLifecycle", {
   effect: Effect.gen(function* () {
@@ -33,29 +49,38 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
       )
 
     return {
-      /** Records a successful render whose bytes are stored under `storageKey`; false when the claim was lost. */
-      succeed: (claim: Claim, result: RenderResult, artifact: { id: string; storageKey: string }) =>
+      /**
+       * Records a job's success over bytes stored under `success.storageKey`: "claim_lost" when the
+       * fence refuses, "source_gone" when the artifact a reuse shares bytes with is no longer
+       * available (nothing is written then either).
+       */
+      succeed: (claim: Claim, success: Success) =>
         sql
           .withTransaction(
             Effect.gen(function* () {
               const job = claim.job
+              if (success.sharesBytesOf !== undefined && !(yield* artifacts.holdAvailable(success.sharesBytesOf))) {
+                return "source_gone" as const
+              }
               const won = yield* store.markSucceeded(claim, {
-                artifactId: artifact.id,
-                provenance: result.provenance,
-                warnings: result.warnings
+                artifactId: success.artifactId,
+                provenance: success.provenance,
+                warnings: success.warnings
               })
-              if (!won) return false
+              if (!won) return "claim_lost" as const
               const expiresAt = yield* artifacts.insert({
-                id: artifact.id,
+                id: success.artifactId,
                 accountId: job.accountId,
                 jobId: job.id,
                 revisionId: job.revisionId,
                 purpose: job.purpose,
                 filename: job.renderSpec.filename,
-                bytes: result.pdf.byteLength,
-                pageCount: result.pageCount,
-                sha256: result.sha256,
-                storageKey: artifact.storageKey
+                bytes: success.bytes,
+                pageCount: success.pageCount,
+                sha256: success.sha256,
+                storageKey: success.storageKey,
+                manifestSha256: success.provenance.manifestSha256,
+                reuseKey: success.reuseKey
               })
               yield* ledger.commit(job.id)
               yield* outbox.append({
@@ -66,16 +91,16 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
                   status: "succeeded",
                   error: null,
                   artifact: {
-                    id: artifact.id,
-                    bytes: result.pdf.byteLength,
-                    pageCount: result.pageCount,
-                    sha256: result.sha256,
+                    id: success.artifactId,
+                    bytes: success.bytes,
+                    pageCount: success.pageCount,
+                    sha256: success.sha256,
                     filename: job.renderSpec.filename,
                     expiresAt: expiresAt.toISOString()
                   }
                 })
               })
-              return true
+              return "succeeded" as const
             })
           )
           .pipe(Effect.orDie),

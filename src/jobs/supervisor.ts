@@ -5,6 +5,8 @@
  * notification says a job is queued (or a delayed retry falls due), never polling in a loop.
  *
  * Outcomes of an attempt:
+ * - reused: an available artifact of the owner has the manifest this job would have (reuse.ts):
+ *   the job succeeds over its bytes, without a render, in the same fenced transaction;
  * - rendered: bytes stored, then the success transaction (fenced);
  * - the document cannot be typeset (rejected, timeout, a trap in two fresh workers, an exhausted
  *   heap): failed at once with `rendering_failed`;
@@ -20,12 +22,14 @@ import { hostname } from "node:os"
 import { storageKeyOf } from "../artifacts/repository.ts"
 import { ArtifactStore } from "../artifacts/store.ts"
 import { Metrics } from "../ops/metrics.ts"
-import type { RenderingFailed } from "../render/renderer.ts"
+import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
+import type { RenderingFailed, RenderPlan } from "../render/renderer.ts"
 import { RenderService } from "../render/service.ts"
 import * as JobErrors from "./job-errors.ts"
 import { type Claim, JobStore } from "./job-store.ts"
 import { renderRequestOf } from "./render-request.ts"
 import { JobLifecycle } from "./lifecycle.ts"
+import { reuseFor } from "./reuse.ts"
 import { delayBeforeAttempt, mayRetry, supervisorConfig } from "./retry-policy.ts"
 import { runRescuer } from "./rescuer.ts"
 import { JobSignals, SIGNALS } from "./signals.ts"
@@ -54,6 +58,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const signals = yield* JobSignals
     const renderer = yield* RenderService
     const storage = yield* ArtifactStore
+    const removeUnreferenced = yield* unreferencedBytesRemover
     const metrics = yield* Metrics
     const scope = yield* Effect.scope
     const owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`
@@ -85,6 +90,9 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const attempt = (claim: Claim) =>
       Effect.gen(function* () {
         const job = claim.job
+        // A request the renderer refuses has no plan; its render fails it as usual.
+        const plan = yield* Effect.option(renderer.plan(renderRequestOf(job)))
+        if (job.cancelRequestedAt === null && Option.isSome(plan) && (yield* reused(claim, plan.value))) return
         let reason: StopReason | undefined
         const started = Date.now()
         const render = yield* renderer.render(renderRequestOf(job)).pipe(Effect.either, Effect.fork)
@@ -132,13 +140,23 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         metrics.recordRender(Either.isRight(result) ? "succeeded" : "failed", (Date.now() - started) / 1000)
 
         if (Either.isRight(result)) {
+          const rendered = result.right
           const artifactId = randomUUID()
           const storageKey = storageKeyOf(artifactId)
-          const stored = yield* Effect.either(storage.put(storageKey, result.right.pdf))
+          const stored = yield* Effect.either(storage.put(storageKey, rendered.pdf))
           if (Either.isLeft(stored)) return yield* retryOrFail(claim, stored.left.message)
-          const won = yield* lifecycle.succeed(claim, result.right, { id: artifactId, storageKey })
+          const ended = yield* lifecycle.succeed(claim, {
+            artifactId,
+            storageKey,
+            bytes: rendered.pdf.byteLength,
+            pageCount: rendered.pageCount,
+            sha256: rendered.sha256,
+            provenance: rendered.provenance,
+            warnings: rendered.warnings,
+            reuseKey: Option.getOrNull(Option.map(plan, (known) => known.reuseKey))
+          })
           // Bytes of a lost claim belong to no row: remove them.
-          if (!won) yield* Effect.ignore(storage.remove(storageKey))
+          if (ended === "claim_lost") yield* Effect.ignore(removeUnreferenced([storageKey]))
           return
         }
         const failure = result.left
@@ -146,6 +164,21 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         if (failure._tag === "RenderingFailed") yield* logFailure(failure)
         yield* lifecycle.end(claim, "failed", JobErrors.renderingFailed(failure.message))
       }).pipe(Effect.annotateLogs({ jobId: claim.job.id, attempt: String(claim.job.attemptCount) }))
+
+    /**
+     * Ends the job over the bytes of an available artifact of its owner with the same manifest, if
+     * there is one (reuse.ts): no render, no new bytes. False when the job must be rendered after
+     * all: no such artifact, or it stopped being available before the ending transaction held it.
+     */
+    const reused = (claim: Claim, plan: RenderPlan) =>
+      Effect.gen(function* () {
+        const success = yield* reuseFor(claim.job, plan)
+        if (Option.isNone(success)) return false
+        const ended = yield* lifecycle.succeed(claim, success.value)
+        if (ended === "source_gone") return false
+        if (ended === "succeeded") metrics.recordReuse()
+        return true
+      })
 
     /**
      * The reason, and for a trap or an exhausted heap the pool's own account of it (a panic's

@@ -1,5 +1,6 @@
 /**
- * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, compiler
+ * Prometheus metrics (`GET /metrics`): requests by route and status, render durations, renders
+ * reused by their manifest, compiler
  * workers replaced (counted by this process's pool), webhook delivery attempts by outcome, and, read
  * from the database at scrape time so that every process reports the shared truth, jobs by status,
  * queue depth, units reserved and committed, and webhook deliveries by status and those due.
@@ -29,6 +30,11 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       help: "Wall-clock time of one render attempt, by outcome",
       labelNames: ["outcome"] as const,
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32],
+      registers: [registry]
+    })
+    const reuses = new client.Counter({
+      name: "pressroom_render_reuses_total",
+      help: "Jobs of this process that succeeded over the bytes of an earlier render of the same manifest and owner, without rendering",
       registers: [registry]
     })
     const deliveryAttemptSeconds = new client.Histogram({
@@ -120,6 +126,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
     return {
       recordRequest: (method: string, route: string, status: number) => requests.inc({ method, route, status: String(status) }),
       recordRender: (outcome: "succeeded" | "failed", seconds: number) => renderSeconds.observe({ outcome }, seconds),
+      recordReuse: () => reuses.inc(),
       recordDeliveryAttempt: (outcome: "delivered" | "failed" | "refused", seconds: number) =>
         deliveryAttemptSeconds.observe({ outcome }, seconds),
       text: Effect.promise(() => registry.metrics()),

@@ -32,24 +32,45 @@ export interface ManifestInput {
   readonly catalogSha256: string | null
 }
 
-/** `manifestSha256`: the SHA-256 of the JCS of exactly the fields of `ManifestInput`. */
-export const manifestSha256 = (input: ManifestInput): string =>
-  jcsSha256({
-    locale: input.locale,
-    templateId: input.templateId,
-    catalogVersion: input.catalogVersion,
-    rendererVersion: input.rendererVersion,
-    typstVersion: input.typstVersion,
-    sourceSha256: input.sourceSha256,
-    renderOptionsSha256: input.renderOptionsSha256,
-    templateDefinitionSha256: input.templateDefinitionSha256,
-    templateReleaseSha256: input.templateReleaseSha256,
-    fontSetSha256: input.fontSetSha256,
-    assetSetSha256: input.assetSetSha256,
-    catalogSha256: input.catalogSha256
-  })
+/** Exactly the fields of `ManifestInput`, whatever else `input` carries. */
+const manifestOf = (input: ManifestInput): ManifestInput => ({
+  locale: input.locale,
+  templateId: input.templateId,
+  catalogVersion: input.catalogVersion,
+  rendererVersion: input.rendererVersion,
+  typstVersion: input.typstVersion,
+  sourceSha256: input.sourceSha256,
+  renderOptionsSha256: input.renderOptionsSha256,
+  templateDefinitionSha256: input.templateDefinitionSha256,
+  templateReleaseSha256: input.templateReleaseSha256,
+  fontSetSha256: input.fontSetSha256,
+  assetSetSha256: input.assetSetSha256,
+  catalogSha256: input.catalogSha256
+})
 
-export const makeProvenance = ({ assetSha256s, typstVersion, ...input }: ProvenanceInput): Provenance => {
-  const assetSet = assetSetSha256(assetSha256s)
-  return { ...input, assetSetSha256: assetSet, manifestSha256: manifestSha256({ ...input, typstVersion, assetSetSha256: assetSet }) }
+/** `manifestSha256`: the SHA-256 of the JCS of exactly the fields of `ManifestInput`. */
+export const manifestSha256 = (input: ManifestInput): string => jcsSha256(manifestOf(input))
+
+/** Every provenance input known before typesetting: all but the embedded images, which parsing finds. */
+export type PlannedProvenance = Omit<ProvenanceInput, "assetSha256s">
+
+/**
+ * The key a render is reused by (src/jobs/reuse.ts): the SHA-256 of the JCS of the manifest's
+ * fields without `assetSetSha256`. Images embed only from data: URIs in the source (nothing is
+ * fetched), so the asset set is a function of `sourceSha256`, which the key covers: equal keys
+ * mean equal manifests, which the reuse still checks against the artifact's recorded one.
+ */
+export const reuseKeyOf = (planned: PlannedProvenance): string => {
+  const { assetSetSha256: _, ...known } = manifestOf({ ...planned, assetSetSha256: null })
+  return jcsSha256(known)
 }
+
+/** The provenance of a render once its asset set is known. */
+export const completeProvenance = ({ typstVersion, ...input }: PlannedProvenance, assetSet: string | null): Provenance => ({
+  ...input,
+  assetSetSha256: assetSet,
+  manifestSha256: manifestSha256({ ...input, typstVersion, assetSetSha256: assetSet })
+})
+
+export const makeProvenance = ({ assetSha256s, ...input }: ProvenanceInput): Provenance =>
+  completeProvenance(input, assetSetSha256(assetSha256s))

@@ -8,7 +8,7 @@ import { asCommonMark, excerpt } from "../shared/text.ts"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
-import { CompileFailure, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
+import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, verifyFonts } from "./fonts/manifest.ts"
@@ -17,7 +17,7 @@ import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
 import { RenderOverrides } from "./overrides.ts"
 import type { Channel, Provenance } from "./provenance.ts"
-import { makeProvenance } from "./provenance-hashes.ts"
+import { assetSetSha256, completeProvenance, type PlannedProvenance, reuseKeyOf } from "./provenance-hashes.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
 import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
 
@@ -45,6 +45,16 @@ export interface RenderCallOptions {
    * terminated (and replaced), and the render rejects with RenderingFailed, reason `cancelled`.
    */
   readonly signal?: AbortSignal
+}
+
+/** A render as known before typesetting (`Renderer.plan`). */
+export interface RenderPlan {
+  /** What the engine typesets. */
+  readonly typeset: TypesetJob
+  /** The provenance but for `assetSetSha256` and the manifest, which need the embedded images. */
+  readonly provenance: PlannedProvenance
+  /** The manifest without its asset set, which the source determines (provenance-hashes.ts, `reuseKeyOf`). */
+  readonly reuseKey: string
 }
 
 export interface RenderResult {
@@ -172,38 +182,20 @@ export class Renderer {
     return new Renderer(engine, readCompleteBundle(), coverage, fontSetSha256(readManifest()))
   }
 
-  async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
+  /**
+   * Everything known about a render of `request` before typesetting, without calling the engine:
+   * the request checked (throws InvalidRenderRequest), what the engine will typeset, and the
+   * provenance but for the embedded images, with the key a job is reused by (src/jobs/reuse.ts).
+   */
+  plan(request: RenderRequest): RenderPlan {
     const { markdown, templateId, locale, options, overrides } = this.validate(request)
     const effective = resolveOptions(options, findTemplate(templateId)!.defaults, overrides)
     const data = localeData[locale]
-    let typeset: TypesetResult
-    try {
-      typeset = await this.engine.typeset(
-        {
-          markdown,
-          templateId,
-          options: effective,
-          locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir }
-        },
-        signal
-      )
-    } catch (error) {
-      if (error instanceof CompileFailure) {
-        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
-      }
-      throw error
-    }
-    const warnings = [...typeset.warnings]
-    const missing = missingCharacters(markdown, this.coverage)
-    if (missing.length > 0) {
-      warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
-    }
     const rawOptions = (request.options ?? {}) as object
     // Overrides are part of what was asked, but only when there are any: without them the request
     // hashes as it always has.
     const asked = Object.keys(overrides).length > 0 ? { overrides } : {}
-    const provenance = makeProvenance({
-      assetSha256s: typeset.assetSha256s,
+    const provenance: PlannedProvenance = {
       catalogSha256: this.catalogSha256,
       fontSetSha256: this.fontSetSha256,
       renderOptionsSha256: jcsSha256(effective),
@@ -227,7 +219,31 @@ export class Renderer {
       templateId,
       templateReleaseId: null,
       synthetic: false
-    })
+    }
+    return {
+      typeset: { markdown, templateId, options: effective, locale: { code: locale, lang: data.lang, region: data.region, dir: data.dir } },
+      provenance,
+      reuseKey: reuseKeyOf(provenance)
+    }
+  }
+
+  async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
+    const plan = this.plan(request)
+    let typeset: TypesetResult
+    try {
+      typeset = await this.engine.typeset(plan.typeset, signal)
+    } catch (error) {
+      if (error instanceof CompileFailure) {
+        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
+      }
+      throw error
+    }
+    const warnings = [...typeset.warnings]
+    const missing = missingCharacters(plan.typeset.markdown, this.coverage)
+    if (missing.length > 0) {
+      warnings.push({ code: "missing_glyphs", message: `no bundled font covers: ${describeCharacters(missing)}`, line: null })
+    }
+    const provenance = completeProvenance(plan.provenance, assetSetSha256(typeset.assetSha256s))
     const pdf = typeset.pdf
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }

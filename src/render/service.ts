@@ -5,7 +5,7 @@
 import { Effect, Schema } from "effect"
 import { rendererConfig } from "./config.ts"
 import { FontSetError } from "./fonts/manifest.ts"
-import { InvalidRenderRequest, type RenderRequest, type RenderResult, Renderer, RenderingFailed } from "./renderer.ts"
+import { InvalidRenderRequest, type RenderPlan, type RenderRequest, type RenderResult, Renderer, RenderingFailed } from "./renderer.ts"
 
 /** The renderer could not start: a font file is missing or altered, or the compiler failed to load. */
 export class RendererUnavailable extends Schema.TaggedError<RendererUnavailable>()("RendererUnavailable", {
@@ -34,6 +34,10 @@ export class RenderService extends Effect.Service<RenderService>()("pressroom/Re
           error instanceof InvalidRenderRequest || error instanceof RenderingFailed ? Effect.fail(error) : Effect.die(error)
         )
       )
-    return { render, workerReplacements: () => renderer.workerReplacements(), catalogSha256: renderer.catalogSha256 } as const
+    const plan = (request: RenderRequest): Effect.Effect<RenderPlan, InvalidRenderRequest> =>
+      Effect.try({ try: () => renderer.plan(request), catch: (error) => error }).pipe(
+        Effect.catchAll((error) => (error instanceof InvalidRenderRequest ? Effect.fail(error) : Effect.die(error)))
+      )
+    return { render, plan, workerReplacements: () => renderer.workerReplacements(), catalogSha256: renderer.catalogSha256 } as const
   })
 }) {}

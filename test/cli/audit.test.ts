@@ -1,5 +1,6 @@
 /**
- * `pressroom audit` as an operator runs it: a v1 conversion and v2 publications made by a real
+ * `pressroom audit` as an operator runs it: a v1 conversion (and the same again, reused by its
+ * manifest, which the audit still renders) and v2 publications made by a real
  * server, the server stopped (the embedded database is one process's), then the jobs rendered again
  * by the command on the same database and artifact store. Every check matches; altered stored
  * bytes, expired bytes, a document deleted with its source and an unknown job are reported with
@@ -59,13 +60,16 @@ const query = <A extends object>(database: TestDatabase, run: (sql: SqlClient.Sq
 await forEachDatabase(t, async (t, database) => {
   const server = await startServer(t, database.env)
   const owner = await createAccount(server)
-  const converted = await convert(server, owner.key, {
+  const conversion = {
     markdown: `# Audited\n\nA report with a picture.\n\n![dot](data:image/png;base64,${PNG_1x1})\n`,
     templateId: "executive",
     locale: "de",
     options: { pageNumbers: true, bodyTextColor: "#112233" }
-  })
+  }
+  const converted = await convert(server, owner.key, conversion)
   t.equal(converted.status, 200)
+  // Sent again, it reuses the first's bytes (same manifest): no render of its own to compare with.
+  t.equal((await convert(server, owner.key, conversion)).status, 200)
   // Two v2 publications: one of a document that stays, one of a document deleted afterwards.
   const kept = await newDocument(server, owner.key, {
     markdown: "# Kept\n\nA revision to audit.",
@@ -81,10 +85,11 @@ await forEachDatabase(t, async (t, database) => {
 
   // The database and the artifact files the server used (on PostgreSQL the files are in its own folder).
   const env = { ...database.env, PRESSROOM_DATA_DIR: server.dataDir }
-  const [job] = await query<{ id: string; storage_key: string }>(
+  const [job, reused] = await query<{ id: string; storage_key: string }>(
     database,
     (sql) =>
-      sql`select jobs.id, artifacts.storage_key from jobs join artifacts on artifacts.id = jobs.artifact_id where jobs.channel = 'rest_v1'`
+      sql`select jobs.id, artifacts.storage_key from jobs join artifacts on artifacts.id = jobs.artifact_id
+          where jobs.channel = 'rest_v1' order by jobs.completed_at`
   )
   const jobId = job!.id
 
@@ -106,6 +111,19 @@ await forEachDatabase(t, async (t, database) => {
     const report = JSON.parse(json.stdout)
     t.match(report, { jobId, match: true })
     t.notOk("reason" in report)
+    t.same(
+      report.checks.map((check: { name: string }) => check.name),
+      CHECKS
+    )
+    for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, check.name)
+  })
+
+  await t.test("a job reused by its manifest is rendered again and matches, check by check", async (t) => {
+    t.equal(reused!.storage_key, job!.storage_key, "it shares the first conversion's bytes")
+    const run = await audit(env, [reused!.id, "--json"])
+    t.equal(run.code, 0, run.stderr)
+    const report = JSON.parse(run.stdout)
+    t.match(report, { jobId: reused!.id, match: true })
     t.same(
       report.checks.map((check: { name: string }) => check.name),
       CHECKS

@@ -1,6 +1,7 @@
 /**
  * Reproducibility through v2 (contract section 11), black-box on each database: one revision
- * previewed twice and published twice, and another document with the same source and spec, give
+ * previewed twice and published twice, and another account's document with the same source and
+ * spec (rendered again, since renders are shared only within an account), give
  * the same PDF bytes and the same provenance hashes, while requestSha256 is each request's own
  * (the canonical hash of its operation, path and body: contract section 4). The same source in
  * another locale gives another manifestSha256.
@@ -31,14 +32,22 @@ const SPEC = { locale: "en", templateId: "resume", options: { pageNumbers: true 
 await forEachDatabase(t, async (t, database) => {
   const server = await startServer(t, database.env)
   const account = await createAccount(server)
+  // Jobs of one account with equal manifests share a render (contract section 11); another
+  // account's are rendered, which is what shows the bytes reproduced.
+  const other = await createAccount(server)
 
   /** A preview or publication of the revision with `filename`, awaited (the threshold allows it). */
-  const render = async (purpose: "previews" | "publishes", document: { documentId: string; revisionId: string }, filename: string) => {
+  const render = async (
+    purpose: "previews" | "publishes",
+    document: { documentId: string; revisionId: string },
+    filename: string,
+    key = account.key
+  ) => {
     const response = await mutate(
       server,
       "POST",
       `/api/v2/documents/${document.documentId}/${purpose}`,
-      account.key,
+      key,
       renderBody(document.revisionId, filename)
     )
     if (response.body?.job?.status !== "succeeded") throw new Error(`render did not succeed: ${JSON.stringify(response.body)}`)
@@ -47,21 +56,22 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("one revision and one source: the same bytes and hashes, each request its own requestSha256", async (t) => {
     const first = await newDocument(server, account.key, { markdown: MARKDOWN, spec: SPEC })
-    const second = await newDocument(server, account.key, { markdown: MARKDOWN, spec: SPEC, taskId: "task-2" })
+    const second = await newDocument(server, other.key, { markdown: MARKDOWN, spec: SPEC, taskId: "task-2" })
     const renders = [
       await render("previews", first, "one.pdf"),
       await render("previews", first, "two.pdf"),
       await render("publishes", first, "one.pdf"),
       await render("publishes", first, "two.pdf"),
-      await render("previews", second, "one.pdf"),
-      await render("publishes", second, "one.pdf")
+      await render("previews", second, "one.pdf", other.key),
+      await render("publishes", second, "one.pdf", other.key)
     ]
+    const keys = [...renders.slice(0, 4).map(() => account.key), other.key, other.key]
     const [reference] = renders
     t.ok(
       renders.every((body) => body.artifact.sha256 === reference.artifact.sha256),
       "every artifact has the same sha256"
     )
-    const pdfs = await Promise.all(renders.map(async (body) => (await download(server, body.artifact.downloadPath, account.key)).bytes))
+    const pdfs = await Promise.all(renders.map(async (body, i) => (await download(server, body.artifact.downloadPath, keys[i])).bytes))
     t.ok(
       pdfs.every((pdf) => Buffer.from(pdf).equals(Buffer.from(pdfs[0]!))),
       "and the same bytes"

@@ -3,7 +3,8 @@
  * box on each database: previews live PRESSROOM_PREVIEW_TTL_SECONDS and finals
  * PRESSROOM_FINAL_TTL_SECONDS after finalisation; then their download and a new link answer 410
  * artifact_expired, a link minted before has expired with its artifact (403), the JobResponse
- * shows them expired and their bytes are gone. A link does not extend its artifact; activity (a
+ * shows them expired and their bytes are gone once no artifact uses them (a publication of the
+ * revision just previewed shares the preview's). A link does not extend its artifact; activity (a
  * revision, a preview) moves the document's window forward; a document whose window lapsed is
  * deleted as DELETE would.
  */
@@ -27,6 +28,7 @@ const mintLink = (server: RunningServer, key: string, artifactId: string) =>
 const documentOf = async (server: RunningServer, key: string, documentId: string) =>
   (await requestJson(server, "GET", `/api/v2/documents/${documentId}`, { token: key })).body.document
 
+/** Whether the store holds the bytes first stored for the artifact `artifactId` (a reuse shares them). */
 const hasBytes = async (server: RunningServer, database: TestDatabase, artifactId: string) =>
   (await storedPdfs(server, database)).some((stored) => stored.includes(artifactId))
 
@@ -46,8 +48,18 @@ const issue = async (t: TestContext, server: RunningServer, key: string, job: an
   return { jobId: job.body.job.id, artifact: job.body.artifact, href: link.body.href }
 }
 
-/** Waits for the artifact to be marked expired, then checks every way to it is closed. */
-const expectExpired = async (t: TestContext, server: RunningServer, database: TestDatabase, key: string, issued: Issued) => {
+/**
+ * Waits for the artifact to be marked expired, then checks every way to it is closed, and whether
+ * the bytes stored for `bytesOf` (an artifact id) are gone or, still used by another, kept.
+ */
+const expectExpired = async (
+  t: TestContext,
+  server: RunningServer,
+  database: TestDatabase,
+  key: string,
+  issued: Issued,
+  bytes: { of: string; kept: boolean }
+) => {
   const shown = await until("the artifact to expire", async () => {
     const job = await getJob(server, key, issued.jobId)
     return job.body.artifact?.status === "expired" && job.body
@@ -63,7 +75,8 @@ const expectExpired = async (t: TestContext, server: RunningServer, database: Te
   const linked = await download(server, issued.href)
   t.equal(linked.status, 403, "the link minted before has expired with it")
   t.equal(linked.error?.error.code, "forbidden")
-  t.notOk(await hasBytes(server, database, issued.artifact.id), "its bytes are gone from the store")
+  if (bytes.kept) t.ok(await hasBytes(server, database, bytes.of), "its bytes stay in the store for the artifact that shares them")
+  else t.notOk(await hasBytes(server, database, bytes.of), "its bytes are gone from the store")
 }
 
 await forEachDatabase(t, async (t, database) => {
@@ -88,7 +101,12 @@ await forEachDatabase(t, async (t, database) => {
     const before = await documentOf(server, account.key, documentId)
     t.equal(millisBetween(before.lastActivityAt, before.retention.expiresAt), WINDOW_MS, "the window runs from the last activity")
 
-    await t.test("the preview expires first", (t) => expectExpired(t, server, database, account.key, previewLink))
+    // The publication of the revision just previewed reused the preview's bytes (same manifest).
+    t.equal(published.body.artifact.sha256, previewed.body.artifact.sha256)
+    const shared = { of: previewed.body.artifact.id }
+    await t.test("the preview expires first", (t) =>
+      expectExpired(t, server, database, account.key, previewLink, { ...shared, kept: true })
+    )
     t.equal((await download(server, finalLink.artifact.downloadPath, account.key)).status, 200, "the final is still available")
 
     const revised = await mutate(server, "POST", `/api/v2/documents/${documentId}/revisions`, account.key, revisionBody("# Second"))
@@ -103,7 +121,9 @@ await forEachDatabase(t, async (t, database) => {
     t.ok(afterPreview.lastActivityAt > afterRevision.lastActivityAt, "a preview moves lastActivityAt")
     t.ok(afterPreview.retention.expiresAt > afterRevision.retention.expiresAt, "and retention.expiresAt")
 
-    await t.test("then the final", (t) => expectExpired(t, server, database, account.key, finalLink))
+    await t.test("then the final, and with it the shared bytes", (t) =>
+      expectExpired(t, server, database, account.key, finalLink, { ...shared, kept: false })
+    )
     t.equal((await documentOf(server, account.key, documentId)).status, "active", "the document is still active within its window")
 
     const deleted = await until("the lapsed document to be deleted", async () => {

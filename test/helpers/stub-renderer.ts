@@ -11,6 +11,7 @@
  *
  * Everything a user sees stays tested against the real renderer; this serves only logic tests.
  */
+import { randomUUID } from "node:crypto"
 import { Deferred, Effect, FiberId, Layer, Ref } from "effect"
 import { type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
@@ -82,7 +83,21 @@ export const stubRenderer = Effect.gen(function* () {
       if (command === "gate") yield* Deferred.await(gate(argument ?? ""))
       return rendered(request)
     })
-  const service = RenderService.make({ render, workerReplacements: () => noWorkerReplacements, catalogSha256: hash("catalog") })
+  // Every plan's reuse key is new, so that no job of these logic tests is reused instead of rendered.
+  const plan = (request: RenderRequest) => {
+    const { assetSetSha256: _, manifestSha256: __, ...provenance } = rendered(request).provenance
+    return Effect.succeed({
+      typeset: {
+        markdown: request.markdown,
+        templateId: request.templateId,
+        options: {} as never,
+        locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+      },
+      provenance: { ...provenance, typstVersion: "stub" },
+      reuseKey: hash(randomUUID())
+    })
+  }
+  const service = RenderService.make({ render, plan, workerReplacements: () => noWorkerReplacements, catalogSha256: hash("catalog") })
   return {
     layer: Layer.succeed(RenderService, service),
     attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0),
