@@ -5,9 +5,6 @@
  */
 import t from "tap"
 import { ConfigProvider, Effect, Exit, Fiber, Layer } from "effect"
-import { createNativeEngine } from "../../src/render/engine/native.ts"
-import { CompileFailure } from "../../src/render/engine/engine.ts"
-import { verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
@@ -108,22 +105,4 @@ t.test("interrupting RenderService.render aborts the render", async (t) => {
   t.ok(interruptMs < 2_000, `the interruption completes promptly (${interruptMs} ms)`)
   t.ok(isValidPdf(next.pdf), "the next render succeeds")
   t.ok(nextMs < WELL_BEFORE_LONG_FINISHES_MS, `without waiting for the interrupted one (${nextMs} ms)`)
-})
-
-t.test("the native engine honours a signal aborted before it starts", async (t) => {
-  const engine = await createNativeEngine(verifyFonts())
-  const job = {
-    markdown: SHORT,
-    templateId: "clean",
-    options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" as const },
-    locale: { code: "en", lang: "en", region: null, dir: "ltr" }
-  }
-  const error = await engine.typeset(job, AbortSignal.abort()).then(
-    () => undefined,
-    (e: unknown) => e
-  )
-  t.type(error, CompileFailure)
-  t.equal((error as CompileFailure).reason, "cancelled")
-  t.ok(isValidPdf((await engine.typeset(job, new AbortController().signal)).pdf), "a live signal renders")
-  await engine.close()
 })

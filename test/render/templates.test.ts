@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
-import { TYPST_VERSION } from "../../src/render/engine/wasm-pool.ts"
+import { TYPST_VERSION } from "../../src/render/engine/pool.ts"
 import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
