@@ -251,7 +251,7 @@ export class Renderer {
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
-  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in worker threads"). */
+  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in workers"). */
   workerReplacements(): WorkerReplacements {
     return this.engine.workerReplacements()
   }

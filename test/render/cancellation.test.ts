@@ -9,6 +9,7 @@ import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
+import { testEngine } from "../helpers/render.ts"
 
 /** 186,000 characters of table: about 25 s of typesetting on the 2-core CI machine. */
 const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
@@ -31,7 +32,7 @@ const isCancelled = (t: TestContext, outcome: { error?: unknown }) => {
 }
 
 t.test("Renderer.render with an AbortSignal", async (t) => {
-  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000 })
+  const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 120_000 })
   t.teardown(() => renderer.close())
 
   t.test("aborting a running render ends it at once and frees the worker", async (t) => {

@@ -105,6 +105,20 @@ t.test("the math corpus renders to the WebAssembly engine's bytes", async (t) =>
   }
 })
 
+t.test("a character the bundled fonts draw only in one face is drawn in that face, not in a system font", async (t) => {
+  const [native, wasm] = await Promise.all([
+    Renderer.create({ engine: "native", workers: 1, timeoutMs: 60_000, warmUp: false }),
+    Renderer.create({ workers: 1, timeoutMs: 60_000, warmUp: false })
+  ])
+  t.teardown(() => Promise.all([native.close(), wasm.close()]))
+  // U+2232 is in Noto Sans Math and in DejaVu Sans, which most Linux systems install: the native
+  // compiler took it from the system until its workers were given no system fonts.
+  const request = { markdown: "A clockwise contour integral: \u2232.", templateId: "clean" }
+  const [a, b] = await Promise.all([native.render(request), wasm.render(request)])
+  t.equal(a.sha256, b.sha256, "the same bytes as the WebAssembly engine")
+  t.notMatch(Buffer.from(a.pdf).toString("latin1"), /DejaVu/, "no system font in the PDF")
+})
+
 t.test("a render past its deadline kills its process; the next render succeeds", async (t) => {
   const renderer = await nativeRenderer({ timeoutMs: 2_000 })
   t.teardown(() => renderer.close())

@@ -14,7 +14,7 @@ import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
-import { PNG_1x1 } from "../helpers/render.ts"
+import { PNG_1x1, testEngine } from "../helpers/render.ts"
 import { jcs } from "../../src/shared/hash.ts"
 
 const SAMPLE = [
@@ -47,7 +47,7 @@ const SAMPLE = [
   ""
 ].join("\n")
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 const hex = (c: ReadonlyArray<number>) =>

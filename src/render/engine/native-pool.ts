@@ -54,6 +54,8 @@ export class NativeEnginePool extends EnginePool {
       start: processHost({
         script: nativeWorkerScript(),
         setup,
+        // Only the bundled fonts: the native compiler would add the system's (fonts/no-system-fonts.conf).
+        env: { FONTCONFIG_FILE: join(packageRoot, "fonts", "no-system-fonts.conf") },
         heapMiB: options.heapMiB ?? DEFAULT_WORKER_HEAP_MIB,
         memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_COMPILER_MEMORY_MIB * 1024 * 1024
       })

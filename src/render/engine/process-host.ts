@@ -28,6 +28,8 @@ export interface ProcessHostOptions {
   readonly script: string
   /** Sent as the first message; the worker starts from it. */
   readonly setup: unknown
+  /** Variables set in the child's environment, over the parent's. */
+  readonly env: Readonly<Record<string, string>>
   /** The child's JavaScript heap (V8's old generation), in MiB. */
   readonly heapMiB: number
   /** A rendering child whose resident memory passes this is killed and its job fails `out_of_memory`. */
@@ -49,6 +51,7 @@ export const processHost =
     const child = fork(options.script, [], {
       // Not the parent's options (a test runner's loader): the worker is plain JavaScript.
       execArgv: [`--max-old-space-size=${options.heapMiB}`],
+      env: { ...process.env, ...options.env },
       // PDFs travel as Uint8Array, not as JSON arrays of numbers.
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"]
