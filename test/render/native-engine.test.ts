@@ -9,9 +9,11 @@
  * without the binary is refused with a one-line reason.
  */
 import t from "tap"
+import { ConfigProvider, Effect, Either } from "effect"
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { rendererConfig } from "../../src/render/config.ts"
 import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
 import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
@@ -215,4 +217,13 @@ t.test("without the binary for the platform, the native engine refuses to start 
     "the pool does not start"
   )
   t.ok(existsSync(join(packageRoot, "dist", "native-worker.js")), "the built worker is there for the installed platform")
+})
+
+t.test("PRESSROOM_RENDER_ENGINE chooses the engine: wasm by default, native, nothing else", async (t) => {
+  const read = (env: Record<string, string>) =>
+    Effect.runSync(Effect.either(Effect.withConfigProvider(rendererConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  t.match(read({}), Either.right({ engine: "wasm" }), "wasm by default")
+  t.match(read({ PRESSROOM_RENDER_ENGINE: "native" }), Either.right({ engine: "native" }))
+  const bogus = read({ PRESSROOM_RENDER_ENGINE: "gpu" })
+  t.ok(Either.isLeft(bogus) && String(bogus.left).includes("PRESSROOM_RENDER_ENGINE"), "another value is refused, naming the variable")
 })
