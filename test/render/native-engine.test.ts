@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { rendererConfig } from "../../src/render/config.ts"
+import type { CompileFailure } from "../../src/render/engine/engine.ts"
 import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
 import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
@@ -217,6 +218,27 @@ t.test("without the binary for the platform, the native engine refuses to start 
     "the pool does not start"
   )
   t.ok(existsSync(join(packageRoot, "dist", "native-worker.js")), "the built worker is there for the installed platform")
+})
+
+t.test("a worker process that cannot start says why, and no job waits for it", async (t) => {
+  // A font file that differs from the manifest, as one replaced on disk after the server started.
+  const fonts = verifyFonts().map((font, i) => (i === 0 ? { ...font, sha256: "0".repeat(64) } : font))
+  const pool = new NativeEnginePool({ size: 1, timeoutMs: 10_000, fonts, recycleAboveBytes: 1 << 30, warmUp: false })
+  t.teardown(() => pool.close())
+  await t.rejects(pool.warm(), /font file differs from fonts\/manifest\.json/, "the start fails naming the font file")
+  const failure = await pool
+    .typeset({
+      markdown: SHORT,
+      templateId: "clean",
+      options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
+      locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => error as CompileFailure
+    )
+  t.equal(failure?.reason, "crashed", "a job fails as the service's fault")
+  t.match(failure?.details.join(" "), /no compiler worker could start: font file differs/, "saying why")
 })
 
 t.test("PRESSROOM_RENDER_ENGINE chooses the engine: wasm by default, native, nothing else", async (t) => {

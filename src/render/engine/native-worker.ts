@@ -3,9 +3,9 @@
  * of the pool (process-host.ts), serving jobs as every worker does (worker-loop.ts). The pool
  * starts its build, dist/native-worker.js, and sends its setup as the first message.
  */
-import { readFontFile } from "../fonts/font-file.ts"
+import { FontSetError, readFontFile } from "../fonts/font-file.ts"
 import { type NativeCompilerSetup, startNativeCompiler } from "./native-compiler.ts"
-import { keepCompilerConsole } from "./trap-report.ts"
+import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
 import type { FontFile } from "../fonts/font-file.ts"
 import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
 
@@ -22,17 +22,19 @@ keepCompilerConsole()
 const setup = await new Promise<NativeWorkerSetup>((resolve) =>
   process.once("message", (message: { readonly setup: NativeWorkerSetup }) => resolve(message.setup))
 )
-// The compiler reads the font files itself: check them against the manifest first, so that a
-// file changed since the server started stops this worker's start rather than changing a PDF
-// under an unchanged fontSetSha256.
-for (const font of setup.fonts) readFontFile(font)
-const backend = startNativeCompiler({ ...setup.compiler, fontPaths: setup.fonts.map((font) => font.path) })
-
-serveJobs(
-  {
-    send: (reply: RenderWorkerReply) => process.send!(reply),
-    onJob: (handle) => process.on("message", handle as (message: unknown) => void)
-  },
-  backend,
-  { warmUp: setup.warmUp, ready: { ready: true } }
-)
+const send = (reply: RenderWorkerReply) => process.send!(reply)
+try {
+  // The compiler reads the font files itself: check them against the manifest first, so that a
+  // file changed since the server started stops this worker's start rather than changing a PDF
+  // under an unchanged fontSetSha256.
+  for (const font of setup.fonts) readFontFile(font)
+  const backend = startNativeCompiler({ ...setup.compiler, fontPaths: setup.fonts.map((font) => font.path) })
+  serveJobs({ send, onJob: (handle) => process.on("message", handle as (message: unknown) => void) }, backend, {
+    warmUp: setup.warmUp,
+    ready: { ready: true }
+  })
+} catch (error) {
+  // Only the kind of a compiler error: its message could quote a document (trap-report.ts).
+  const startFailed = error instanceof FontSetError ? error.message : describeTrap(error)
+  process.send!({ startFailed } satisfies RenderWorkerReply, () => process.exit(1))
+}

@@ -73,7 +73,7 @@ interface Pending {
   trapped?: string
 }
 
-type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true }>
+type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true } | { startFailed: string }>
 type IdleReply = Extract<RenderWorkerReply, { idle: true }>
 type ReadyReply = Extract<RenderWorkerReply, { ready: true }>
 
@@ -116,7 +116,8 @@ class Slot {
           // only while it renders.
           this.host.idle()
           markReady(message)
-        } else if ("idle" in message) handlers.idle(this, message)
+        } else if ("startFailed" in message) handlers.lost(this, { outOfMemory: false, why: message.startFailed })
+        else if ("idle" in message) handlers.idle(this, message)
         else handlers.reply(this, message)
       },
       lost: (loss) => handlers.lost(this, loss)

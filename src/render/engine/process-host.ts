@@ -54,7 +54,9 @@ export const processHost =
       env: { ...process.env, ...options.env },
       // PDFs travel as Uint8Array, not as JSON arrays of numbers.
       serialization: "advanced",
-      stdio: ["ignore", "inherit", "inherit", "ipc"]
+      // Nothing the child prints reaches the log: a Rust panic's message, written straight to its
+      // standard error, quotes the text being typeset (trap-report.ts). A start failure comes as a message.
+      stdio: ["ignore", "ignore", "ignore", "ipc"]
     })
     const lost = onceLost(events.lost)
     let watch: NodeJS.Timeout | undefined

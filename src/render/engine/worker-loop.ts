@@ -36,6 +36,8 @@ export type RenderWorkerReply =
     }
   /** After a job's reply, once Typst's memo cache is evicted: the worker may take the next job. */
   | { readonly idle: true; readonly memoryBytes: number }
+  /** The worker could not start, and why (a worker process, whose output goes nowhere, says so before it exits). */
+  | { readonly startFailed: string }
 
 /** A compiler as the loop uses it. */
 export interface CompileBackend {
