@@ -22,8 +22,6 @@
 import { spawn } from "node:child_process"
 import { availableParallelism, cpus } from "node:os"
 import { fileURLToPath } from "node:url"
-import { createNativeEngine } from "../src/render/engine/native.ts"
-import { verifyFonts } from "../src/render/fonts/manifest.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, Renderer } from "../src/render/renderer.ts"
 import { allScripts, type BenchDocument, documents, variant } from "./documents.ts"
 import { median, quantile } from "./stats.ts"
@@ -122,12 +120,8 @@ interface PoolPhase {
 
 type PhaseKind = "many" | "one" | "every-font" | "native"
 
-const nativeRenderer = async (): Promise<Renderer> => {
-  const coverage = await Renderer.create({ workers: 1, timeoutMs: 600_000 })
-  const native = Renderer.withEngine(await createNativeEngine(verifyFonts()), coverage.coverage)
-  await coverage.close()
-  return native
-}
+/** The native engine, one worker process: its renders cost what they cost a server, the child process included. */
+const nativeRenderer = (): Promise<Renderer> => Renderer.create({ engine: "native", workers: 1, timeoutMs: 600_000 })
 
 /** The native compiler's throughput in this (child) process, after the same warm-up as a pool. */
 const runNativePhase = async (doc: BenchDocument): Promise<PoolPhase> => {

@@ -8,6 +8,8 @@
  *   sharing its chunks with the command.
  * - dist/render-worker.js, the compiler worker that the pool starts under Node, and under Deno
  *   when the library runs from dist/ (src/render/engine/render-worker-url.ts).
+ * - dist/native-worker.js, the native engine's compiler worker, a child process of the pool
+ *   (src/render/engine/native-pool.ts).
  * - dist/client.js, the HTTP client ("exports" "./client"): a build of its own, without splitting,
  *   so that no chunk shared with the renderer can pull the renderer, fonts, WebAssembly or
  *   database code into a client's process.
@@ -53,7 +55,12 @@ export const EXTERNAL = [
 
 export const buildOptions = {
   // Named entries: fixed names that bin/pressroom.js and the pool can find.
-  entryPoints: { pressroom: "src/cli/main.ts", index: "src/index.ts", "render-worker": "src/render/engine/render-worker.ts" },
+  entryPoints: {
+    pressroom: "src/cli/main.ts",
+    index: "src/index.ts",
+    "render-worker": "src/render/engine/render-worker.ts",
+    "native-worker": "src/render/engine/native-worker.ts"
+  },
   // Packages included, but for EXTERNAL.
   bundle: true,
   external: EXTERNAL,

@@ -20,18 +20,20 @@ export {
   InvalidRenderRequest,
   Renderer,
   type RendererConfig,
+  type RenderEngine,
   RenderingFailed,
   type RenderRequest,
   type RenderResult
 } from "./render/renderer.ts"
 export { RendererUnavailable, RenderService } from "./render/service.ts"
 export type { WorkerReplacement, WorkerReplacements } from "./render/engine/engine.ts"
+export { NativeEngineUnavailable } from "./render/engine/native-binary.ts"
 
 let shared: Promise<Renderer> | undefined
 
 /**
  * Renders with a renderer shared by every call of this process, started on first use with the
- * environment's settings (PRESSROOM_RENDER_WORKERS, PRESSROOM_RENDER_TIMEOUT_MS). Idle workers do
+ * environment's settings (PRESSROOM_RENDER_ENGINE, PRESSROOM_RENDER_WORKERS, PRESSROOM_RENDER_TIMEOUT_MS). Idle workers do
  * not keep the process alive.
  */
 export const render = async (request: RenderRequest): Promise<RenderResult> => {

@@ -1,10 +1,12 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
-import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB } from "./engine/wasm-pool.ts"
+import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB } from "./engine/pool.ts"
 import { DEFAULT_WORKER_MEMORY_MIB, type RendererConfig } from "./renderer.ts"
 
 export const rendererConfig: Config.Config<RendererConfig> = Config.all({
+  // Not in the contract: which Typst compiler typesets (RenderEngine); both give the same bytes.
+  engine: Config.literal("wasm", "native")("PRESSROOM_RENDER_ENGINE").pipe(Config.withDefault("wasm" as const)),
   workers: Config.integer("PRESSROOM_RENDER_WORKERS").pipe(
     Config.withDefault(availableParallelism()),
     Config.validate({ message: "PRESSROOM_RENDER_WORKERS must be at least 1", validation: (n) => n >= 1 })

@@ -9,9 +9,11 @@ import packageJson from "../../package.json" with { type: "json" }
 import { catalog, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
+import { NativeEnginePool } from "./engine/native-pool.ts"
+import type { EnginePool } from "./engine/pool.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
-import { fontSetSha256, readManifest, verifyFonts } from "./fonts/manifest.ts"
+import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
 import { resolveOptions, RenderOptions } from "./options.ts"
@@ -89,10 +91,23 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
  */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
+/**
+ * Which Typst compiler typesets: `wasm`, typst.ts's WebAssembly build in worker threads (the
+ * portable reference, under Node and Deno), or `native`, the native build of the same release in
+ * child processes (Node, on the platforms it ships for; faster on long documents). Both give the
+ * same bytes.
+ */
+export type RenderEngine = "wasm" | "native"
+
 export interface RendererConfig {
+  /** Default `wasm`. */
+  readonly engine?: RenderEngine
   readonly workers: number
   readonly timeoutMs: number
-  /** A worker whose compiler memory has grown past this many MiB is replaced after its render (default 256). */
+  /**
+   * A worker whose compiler memory (WebAssembly memory; a native worker's resident memory) has
+   * grown past this many MiB is replaced after its render (default 256).
+   */
   readonly workerMemoryMiB?: number
   /**
    * A worker's JavaScript heap, in MiB (default DEFAULT_WORKER_HEAP_MIB): a document that
@@ -101,7 +116,8 @@ export interface RendererConfig {
   readonly workerHeapMiB?: number
   /**
    * The most a worker's compiler memory may grow to during a render, in MiB (default
-   * DEFAULT_COMPILER_MEMORY_MIB): a document that needs more fails with `rendering_failed`.
+   * DEFAULT_COMPILER_MEMORY_MIB): a document that needs more fails with `rendering_failed`. A
+   * native worker's whole resident memory, read every 100 ms while it renders (process-host.ts).
    */
   readonly compilerMemoryMiB?: number
   /**
@@ -153,33 +169,36 @@ export class Renderer {
     this.catalogSha256 = catalogSha256Of(bundle)
   }
 
-  /** Verifies the font set (throws naming a missing or altered file), starts the pool and waits for it. */
+  /**
+   * Verifies the font set (throws naming a missing or altered file), starts the pool and waits for
+   * it. Asking for the native engine where its binary cannot run throws NativeEngineUnavailable.
+   */
   static async create(config: RendererConfig): Promise<Renderer> {
     const manifest = readManifest()
     const fonts = verifyFonts(manifest)
     const bundle = readCompleteBundle()
-    const pool = new WasmEnginePool({
+    const common = {
       size: config.workers,
       timeoutMs: config.timeoutMs,
       fonts,
-      bundle,
       recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
       ...(config.workerHeapMiB ? { heapMiB: config.workerHeapMiB } : {}),
-      ...(config.compilerMemoryMiB ? { compilerMemoryBytes: config.compilerMemoryMiB * 1024 * 1024 } : {}),
       warmUp: config.warmUp ?? true
-    })
-    try {
-      await pool.warm()
-    } catch (error) {
-      await pool.close()
-      throw error
     }
+    const compilerMemoryBytes = config.compilerMemoryMiB ? config.compilerMemoryMiB * 1024 * 1024 : undefined
+    if (config.engine === "native") {
+      const pool = new NativeEnginePool({ ...common, ...(compilerMemoryBytes ? { memoryLimitBytes: compilerMemoryBytes } : {}) })
+      const [started, coverage] = await Promise.allSettled([warm(pool), typstCoverage(fonts, bundle)])
+      if (started.status === "rejected") throw started.reason
+      if (coverage.status === "rejected") {
+        await pool.close()
+        throw coverage.reason
+      }
+      return new Renderer(pool, bundle, coverage.value, fontSetSha256(manifest))
+    }
+    const pool = new WasmEnginePool({ ...common, bundle, ...(compilerMemoryBytes ? { compilerMemoryBytes } : {}) })
+    await warm(pool)
     return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
-  }
-
-  /** A renderer over another engine (the native compiler), with the coverage a pool computed. */
-  static withEngine(engine: TypstEngine, coverage: Coverage): Renderer {
-    return new Renderer(engine, readCompleteBundle(), coverage, fontSetSha256(readManifest()))
   }
 
   /**
@@ -248,7 +267,7 @@ export class Renderer {
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
-  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in worker threads"). */
+  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in workers"). */
   workerReplacements(): WorkerReplacements {
     return this.engine.workerReplacements()
   }
@@ -294,6 +313,29 @@ export class Renderer {
     // Read as CommonMark reads it, so what is hashed is what is rendered (a job's markdown already is).
     return { markdown: asCommonMark(request.markdown), templateId, locale, options: options.right, overrides: overrides.right }
   }
+}
+
+/** Waits for every worker of `pool` to start; a pool that cannot start is closed. */
+const warm = async (pool: EnginePool): Promise<void> => {
+  try {
+    await pool.warm()
+  } catch (error) {
+    await pool.close()
+    throw error
+  }
+}
+
+/**
+ * The code points the font set covers, as Typst computes them (typst.ts's font resolver). The
+ * native compiler does not expose them, so a native renderer asks one WebAssembly worker, started
+ * for that and closed once it has answered: about as long as a native worker's start, in parallel.
+ */
+const typstCoverage = async (fonts: ReadonlyArray<VerifiedFont>, bundle: ReadonlyArray<BundleFile>): Promise<Coverage> => {
+  const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts, bundle, recycleAboveBytes: Number.POSITIVE_INFINITY, warmUp: false })
+  await warm(pool)
+  const coverage = pool.coverage
+  await pool.close()
+  return coverage
 }
 
 /** `catalogSha256` (contract section 11): the SHA-256 of the catalog file, as the template bundle holds it. */

@@ -131,6 +131,16 @@ await forEachDatabase(t, async (t, database) => {
     for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, check.name)
   })
 
+  await t.test("rendered again by the other engine, the job matches; the binary differs as information", async (t) => {
+    const other = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "wasm" : "native"
+    const run = await audit({ ...env, PRESSROOM_RENDER_ENGINE: other }, [jobId])
+    t.equal(run.code, 0, run.stderr)
+    t.match(run.stdout, /^renderedBytesSha256 +match/m, "the same bytes")
+    t.match(run.stdout, /^manifestSha256 +match/m, "the same manifest")
+    t.match(run.stdout, /^rendererReleaseChecksum +differs .*\(information/m, "another binary, reported as information")
+    t.equal(run.stdout.trim().split("\n").at(-1), "every check matches")
+  })
+
   await t.test("altered stored bytes differ from the recorded and the re-rendered ones", async (t) => {
     const file = join(server.dataDir, "artifacts", job!.storage_key)
     const altered = Buffer.from(converted.pdf!)

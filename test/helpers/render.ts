@@ -1,7 +1,14 @@
 /** Shared pieces for renderer tests. */
 import { createHash } from "node:crypto"
+import type { RenderEngine } from "../../src/render/renderer.ts"
 
 export const sha256 = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex")
+
+/**
+ * The engine the suite's renderers use: PRESSROOM_RENDER_ENGINE, as the servers that tests start
+ * read it (.ci/run runs a subset of the suite again with the native engine).
+ */
+export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "native" : "wasm"
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
 export const mapLimit = async <A, B>(

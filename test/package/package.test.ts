@@ -59,6 +59,7 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     "dist/index.js",
     "dist/pressroom.js",
     "dist/render-worker.js",
+    "dist/native-worker.js",
     "dist/types/index.d.ts",
     "dist/client.js",
     "dist/types/client/index.d.ts",
@@ -87,6 +88,12 @@ t.test("plain Node renders three scripts with the installed package", async (t) 
     t.equal(sha256(pdf), hashes[name], `${name}.pdf is the PDF render returned`)
     t.same(lostWords(request.markdown, pageTexts(pdf).join("\n"), request.locale), [], `every word of ${name} reads back`)
   }
+
+  t.test("the native engine, installed with the package for this platform, renders the same bytes", async (t) => {
+    const native = await runIn(project, process.execPath, ["app.mjs"], { PRESSROOM_RENDER_ENGINE: "native" })
+    t.equal(native.code, 0, native.stderr)
+    t.same(JSON.parse(lastLine(native.stdout)), hashes, "the SHA-256 of every PDF equals the WebAssembly engine's")
+  })
 
   t.test("Deno renders the same bytes, importing the installed package by path", async (t) => {
     writeFileSync(join(project, "deno-app.mjs"), renderingApp("./node_modules/pressroom/dist/index.js"))

@@ -5,13 +5,11 @@
  */
 import t from "tap"
 import { ConfigProvider, Effect, Exit, Fiber, Layer } from "effect"
-import { createNativeEngine } from "../../src/render/engine/native.ts"
-import { CompileFailure } from "../../src/render/engine/engine.ts"
-import { verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
+import { testEngine } from "../helpers/render.ts"
 
 /** 186,000 characters of table: about 25 s of typesetting on the 2-core CI machine. */
 const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
@@ -34,7 +32,7 @@ const isCancelled = (t: TestContext, outcome: { error?: unknown }) => {
 }
 
 t.test("Renderer.render with an AbortSignal", async (t) => {
-  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000 })
+  const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 120_000 })
   t.teardown(() => renderer.close())
 
   t.test("aborting a running render ends it at once and frees the worker", async (t) => {
@@ -108,22 +106,4 @@ t.test("interrupting RenderService.render aborts the render", async (t) => {
   t.ok(interruptMs < 2_000, `the interruption completes promptly (${interruptMs} ms)`)
   t.ok(isValidPdf(next.pdf), "the next render succeeds")
   t.ok(nextMs < WELL_BEFORE_LONG_FINISHES_MS, `without waiting for the interrupted one (${nextMs} ms)`)
-})
-
-t.test("the native engine honours a signal aborted before it starts", async (t) => {
-  const engine = await createNativeEngine(verifyFonts())
-  const job = {
-    markdown: SHORT,
-    templateId: "clean",
-    options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" as const },
-    locale: { code: "en", lang: "en", region: null, dir: "ltr" }
-  }
-  const error = await engine.typeset(job, AbortSignal.abort()).then(
-    () => undefined,
-    (e: unknown) => e
-  )
-  t.type(error, CompileFailure)
-  t.equal((error as CompileFailure).reason, "cancelled")
-  t.ok(isValidPdf((await engine.typeset(job, new AbortController().signal)).pdf), "a live signal renders")
-  await engine.close()
 })

@@ -1,6 +1,7 @@
 /**
  * The whole catalog: every template renders its sample (examples/<id>.md) in every locale with no
- * warnings, the sample's text present and the family's page limits kept; one shared document gives
+ * warnings, the sample's text present and the family's page limits kept, and the native engine
+ * gives the same bytes (test/render/native-engine.test.ts); one shared document gives
  * 57 different PDFs; template hashes are stable.
  */
 import t from "tap"
@@ -15,8 +16,11 @@ import { templateHashes } from "../../src/render/template-hashes.ts"
 import { pageTexts } from "../helpers/pdf.ts"
 import { mapLimit } from "../helpers/render.ts"
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 120_000 })
-t.teardown(() => renderer.close())
+const [renderer, native] = await Promise.all([
+  Renderer.create({ workers: 2, timeoutMs: 120_000 }),
+  Renderer.create({ engine: "native", workers: 2, timeoutMs: 120_000 })
+])
+t.teardown(() => Promise.all([renderer.close(), native.close()]))
 
 const sample = (id: string): string => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
 
@@ -59,17 +63,20 @@ const pageLimit = (id: string): number | undefined =>
 t.test("every template with its sample, in every locale", async (t) => {
   const cases = TEMPLATE_IDS.flatMap((id) => LOCALES.map((locale) => ({ id, locale })))
   const results = await mapLimit(cases, 4, async ({ id, locale }) => {
+    const request = { markdown: sample(id), templateId: id, locale }
     try {
-      return { id, locale, result: await renderer.render({ markdown: sample(id), templateId: id, locale }) }
+      const [result, twin] = await Promise.all([renderer.render(request), native.render(request)])
+      return { id, locale, result, nativeSha256: twin.sha256 }
     } catch (error) {
       return { id, locale, error }
     }
   })
-  for (const { id, locale, result, error } of results) {
+  for (const { id, locale, result, nativeSha256, error } of results) {
     if (!result) {
       t.fail(`${id} (${locale}) renders`, { error: String(error) })
       continue
     }
+    t.equal(nativeSha256, result.sha256, `${id} (${locale}): the native engine's bytes`)
     t.same(result.warnings, [], `${id} (${locale}): no warnings`)
     const limit = pageLimit(id)
     if (limit !== undefined) t.ok(result.pageCount <= limit, `${id} (${locale}): at most ${limit} page(s), got ${result.pageCount}`)

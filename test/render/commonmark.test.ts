@@ -1,6 +1,7 @@
 /**
  * Every example of the CommonMark spec (0.31.2) renders to a PDF that opens, and the words a reader
- * would see in the reference HTML are in the PDF's text.
+ * would see in the reference HTML are in the PDF's text; the native engine gives the same bytes
+ * (test/render/native-engine.test.ts).
  *
  * Expected words: the example's HTML with tags (and so attributes) removed and entities decoded,
  * tokens of >= 2 letters/digits. Raw HTML is dropped by design (`html_dropped`), so words that only
@@ -56,28 +57,35 @@ const droppedWords = (markdown: string, frontMatterWarned: boolean): Set<string>
 
 const untab = (s: string) => s.replace(/→/g, "\t")
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
-t.teardown(() => renderer.close())
+const [renderer, native] = await Promise.all([
+  Renderer.create({ workers: 2, timeoutMs: 30_000 }),
+  Renderer.create({ engine: "native", workers: 2, timeoutMs: 30_000 })
+])
+t.teardown(() => Promise.all([renderer.close(), native.close()]))
 
 t.test("commonmark spec examples", async (t) => {
   t.equal(examples.length, 652, "the spec has 652 examples")
   const results = await mapLimit(examples, 6, async (ex) => {
     const markdown = untab(ex.markdown)
     try {
-      const result = await renderer.render({ markdown, templateId: "clean" })
-      return { ex, markdown, result, error: undefined }
+      const [result, twin] = await Promise.all([
+        renderer.render({ markdown, templateId: "clean" }),
+        native.render({ markdown, templateId: "clean" })
+      ])
+      return { ex, markdown, result, nativeSha256: twin.sha256, error: undefined }
     } catch (error) {
-      return { ex, markdown, result: undefined, error }
+      return { ex, markdown, result: undefined, nativeSha256: undefined, error }
     }
   })
   let checkedWords = 0
   let skipped = 0
-  for (const { ex, markdown, result, error } of results) {
+  for (const { ex, markdown, result, nativeSha256, error } of results) {
     const name = `example ${ex.number} (${ex.section})`
     if (!result) {
       t.fail(`${name} renders`, { markdown, error: String(error) })
       continue
     }
+    t.equal(nativeSha256, result.sha256, `${name}: the native engine's bytes`)
     if (!isValidPdf(result.pdf)) {
       t.fail(`${name} gives a PDF that mupdf opens with >= 1 page`, { markdown })
       continue

@@ -9,9 +9,9 @@ import { TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { firstPagePng, galleryDir } from "../../scripts/gallery-image.ts"
-import { mapLimit } from "../helpers/render.ts"
+import { mapLimit, testEngine } from "../helpers/render.ts"
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 120_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 120_000 })
 t.teardown(() => renderer.close())
 
 t.test("every gallery image regenerates byte for byte", async (t) => {

@@ -18,10 +18,10 @@ import {
   pdfText,
   vectorCount
 } from "../helpers/pdf.ts"
-import { GIF_1x1, PNG_1x1, SVG_SQUARE } from "../helpers/render.ts"
+import { GIF_1x1, PNG_1x1, SVG_SQUARE, testEngine } from "../helpers/render.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
 
 const render = (markdown: string) => renderer.render({ markdown, templateId: "clean" })

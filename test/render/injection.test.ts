@@ -20,7 +20,7 @@
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
 import { isValidPdf, linkUris, metadata, type PdfChar, pageSizes, pageTexts, pdfChars, squash, stripSubset } from "../helpers/pdf.ts"
-import { mapLimit } from "../helpers/render.ts"
+import { mapLimit, testEngine } from "../helpers/render.ts"
 
 const PAYLOADS = [
   '#read("/etc/passwd")',
@@ -73,7 +73,7 @@ const CONTEXTS: ReadonlyArray<Context> = [
   { name: "raw paragraph (unescaped)", markdown: (p) => `before ${p} after\n`, shows: () => undefined }
 ]
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
 
 t.test("payloads in every context", async (t) => {

@@ -7,8 +7,9 @@ import t from "tap"
 import type { TestContext } from "../helpers/tap.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { isValidPdf, pdfText } from "../helpers/pdf.ts"
+import { testEngine } from "../helpers/render.ts"
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 1500 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 1500 })
 t.teardown(() => renderer.close())
 
 /** A document that takes several seconds to typeset: many large tables (about 150,000 characters). */

@@ -10,6 +10,7 @@ import { Renderer } from "../../src/render/renderer.ts"
 import { LOCALES, localeData, type Locale } from "../../src/render/locales.ts"
 import { pageTexts, pdfChars, stripSubset, type PdfChar } from "../helpers/pdf.ts"
 import { lostWords } from "../helpers/words.ts"
+import { testEngine } from "../helpers/render.ts"
 
 const SENTENCES: Record<Locale, string> = {
   en: "This is a document written in English.",
@@ -60,7 +61,7 @@ const misfits = (chars: ReadonlyArray<PdfChar>, cjk?: RegExp): Array<string> => 
   return [...new Set(out)]
 }
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
 
 t.test("every locale has a sentence", async (t) => {

@@ -11,8 +11,9 @@
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
 import { pageTexts } from "../helpers/pdf.ts"
+import { testEngine } from "../helpers/render.ts"
 
-const renderer = await Renderer.create({ workers: 1, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 const render = async (markdown: string, templateId: string, locale = "en") => {

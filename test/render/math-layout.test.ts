@@ -6,8 +6,9 @@
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
 import { pdfChars } from "../helpers/pdf.ts"
+import { testEngine } from "../helpers/render.ts"
 
-const renderer = await Renderer.create({ workers: 1, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 t.test("a display formula is set off from the text by more than a paragraph's spacing", async (t) => {

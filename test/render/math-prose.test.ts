@@ -8,7 +8,7 @@ import t from "tap"
 import { TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { normalize, pageTexts } from "../helpers/pdf.ts"
-import { mapLimit } from "../helpers/render.ts"
+import { mapLimit, testEngine } from "../helpers/render.ts"
 
 const PRICES = "Pay US$ 3 or $1,200, a lone $ sign, $5-$10, between $3 and $4. The plan costs $5 and the upgrade $10."
 // After an earlier price, `US$ 3` would close a formula by Pandoc's rule (its `$` follows a letter
@@ -24,7 +24,7 @@ const readBack = (pdf: Uint8Array) =>
       .replace(/\u00ad\s*/gu, "")
   )
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 t.test("prices read back exactly in every template", async (t) => {

@@ -13,7 +13,7 @@ import { join } from "node:path"
 import { readBundle } from "../../src/render/engine/bundle.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { FUNCTION_TABLE_EXPORT, LARGE_SOURCE_CHARS, MEMO_LAYOUTS, MemoCache } from "../../src/render/engine/memo-eviction.ts"
-import { createNativeEngine } from "../../src/render/engine/native.ts"
+import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
 import { exportFunctionTable } from "../../src/render/engine/table-export.ts"
 import { startCompiler } from "../../src/render/engine/wasm-compiler.ts"
 import { compilerRelease, WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
@@ -22,8 +22,23 @@ import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
 import { typesetDocument, type TypesetJob } from "../../src/render/typeset.ts"
 import { sha256 } from "../helpers/render.ts"
+import type { TestContext } from "../helpers/tap.ts"
 
 const binary = readFileSync(compilerRelease().binaryPath)
+
+/** The native engine, one worker: the reference bytes. */
+const nativeEngine = async (t: TestContext): Promise<NativeEnginePool> => {
+  const native = new NativeEnginePool({
+    size: 1,
+    timeoutMs: 120_000,
+    fonts: verifyFonts(),
+    recycleAboveBytes: 4096 * 1024 * 1024,
+    warmUp: false
+  })
+  t.teardown(() => native.close())
+  await native.warm()
+  return native
+}
 const layout = MEMO_LAYOUTS[sha256(binary)]!
 
 const example = (id: string) => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
@@ -130,7 +145,7 @@ t.test("documents typeset after eviction give the bytes of the native compiler",
   })
   t.teardown(() => pool.close())
   await pool.warm()
-  const native = await createNativeEngine(verifyFonts())
+  const native = await nativeEngine(t)
   const expected = sha256((await native.typeset(letter)).pdf)
   t.equal(sha256((await pool.typeset(letter)).pdf), expected, "first render: the native compiler's bytes")
   // Four other documents age the letter's entries past the two evictions they may stay unused.
@@ -166,7 +181,7 @@ t.test("a binary with no recorded layout renders the native compiler's bytes, wi
   await pool.warm()
   t.equal(warnings.length, 1, "the pool says once that it does not evict")
   t.match(warnings[0], /not evicted.*PRESSROOM_RENDER_WORKER_MEMORY_MB/, "and that worker recycling bounds memory instead")
-  const native = await createNativeEngine(verifyFonts())
+  const native = await nativeEngine(t)
   for (const document of [letter, ...others, large, letter]) {
     t.equal(
       sha256((await pool.typeset(document)).pdf),

@@ -12,6 +12,7 @@ import { RenderOverrides } from "../../src/render/overrides.ts"
 import { InvalidRenderRequest, Renderer, type RenderRequest } from "../../src/render/renderer.ts"
 import { type PdfChar, pageSizes, pdfChars, stripSubset } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
+import { testEngine } from "../helpers/render.ts"
 
 const SAMPLE = [
   "---",
@@ -34,7 +35,7 @@ const SAMPLE = [
   ""
 ].join("\n")
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 const A4 = { width: 595.28, height: 841.89 }

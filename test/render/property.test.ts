@@ -10,7 +10,7 @@ import t from "tap"
 import fc from "fast-check"
 import { Renderer } from "../../src/render/renderer.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
-import { PNG_1x1 } from "../helpers/render.ts"
+import { PNG_1x1, testEngine } from "../helpers/render.ts"
 
 const FRAGMENTS = [
   "# ",
@@ -144,7 +144,7 @@ const markdown = fc
   )
   .map((parts) => parts.join(""))
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
 
 t.test("arbitrary Markdown always renders to a PDF", async (t) => {

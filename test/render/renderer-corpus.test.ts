@@ -6,11 +6,12 @@
 import t from "tap"
 import { Renderer, rendererVersion } from "../../src/render/renderer.ts"
 import { type RecordedEntry, readRecordedCorpus, renderCorpus } from "../fixtures/renderer-corpus.ts"
+import { testEngine } from "../helpers/render.ts"
 
 const RECORD = "npm run corpus:record"
 
 const recorded = readRecordedCorpus()
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000, warmUp: false })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000, warmUp: false })
 t.teardown(() => renderer.close())
 const current = await renderCorpus(renderer)
 

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { Renderer, type RenderRequest } from "../../src/render/renderer.ts"
-import { sha256 } from "../helpers/render.ts"
+import { sha256, testEngine } from "../helpers/render.ts"
 import { MIXED_DOCUMENT } from "../fixtures/renderer-corpus.ts"
 
 const run = promisify(execFile)
@@ -16,11 +16,11 @@ const root = fileURLToPath(new URL("../../", import.meta.url))
 const REQUEST: RenderRequest = MIXED_DOCUMENT
 
 t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
-  const first = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+  const first = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
   const a = await first.render(REQUEST)
   const again = await first.render(REQUEST)
   await first.close()
-  const second = await Renderer.create({ workers: 2, timeoutMs: 30_000 })
+  const second = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
   t.teardown(() => second.close())
   const b = await second.render(REQUEST)
   t.equal(sha256(a.pdf), a.sha256, "sha256 is the hash of the PDF bytes")
@@ -34,7 +34,7 @@ t.test("two fresh pools give byte-identical PDFs and provenance", async (t) => {
   const head = Buffer.from(a.pdf).toString("latin1")
   t.notMatch(head, /\/CreationDate|\/ModDate/, "no dates in the PDF")
 
-  const cold = await Renderer.create({ workers: 1, timeoutMs: 30_000, warmUp: false })
+  const cold = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 30_000, warmUp: false })
   t.teardown(() => cold.close())
   t.equal((await cold.render(REQUEST)).sha256, a.sha256, "a pool without the warm-up page gives the same bytes")
 

@@ -9,12 +9,12 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
-import { TYPST_VERSION } from "../../src/render/engine/wasm-pool.ts"
+import { TYPST_VERSION } from "../../src/render/engine/pool.ts"
 import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
-import { PNG_1x1 } from "../helpers/render.ts"
+import { PNG_1x1, testEngine } from "../helpers/render.ts"
 import { jcs } from "../../src/shared/hash.ts"
 
 const SAMPLE = [
@@ -47,7 +47,7 @@ const SAMPLE = [
   ""
 ].join("\n")
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 const hex = (c: ReadonlyArray<number>) =>

@@ -14,7 +14,7 @@ import { type Locale, LOCALES } from "../../src/render/locales.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { REPORTS } from "../fixtures/reports.ts"
 import { pageTexts, pdfjsPageTexts } from "../helpers/pdf.ts"
-import { mapLimit } from "../helpers/render.ts"
+import { mapLimit, testEngine } from "../helpers/render.ts"
 import { lostWords, softHyphenBreaks } from "../helpers/words.ts"
 
 type Extractor = "mupdf" | "pdf.js"
@@ -28,7 +28,7 @@ const READER_LIMITS: Partial<Record<`${Locale} ${Extractor}`, string>> = {
     "pdf.js reads a gap over 0.1 em inside an Arabic word as a space (Amiri kerns after letters that do not join to the left) and splits words at glyphs set off the baseline"
 }
 
-const renderer = await Renderer.create({ workers: 2, timeoutMs: 60_000 })
+const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
 /** The words of `markdown` each extractor loses from its render in `templateId`. */

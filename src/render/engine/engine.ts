@@ -58,7 +58,7 @@ export const cancelled = (): CompileFailure => new CompileFailure("cancelled", [
  * Why a compiler worker was replaced: its job's deadline or cancellation; a crash (a trap, a font
  * that failed to load, an exit, during a job or between jobs); its JavaScript heap exhausted
  * (`out_of_memory`); recycled, its WebAssembly memory past the threshold after a job; or a memo
- * eviction past its deadline (wasm-pool.ts). Each replaced worker counts once. Operators read them
+ * eviction past its deadline (pool.ts). Each replaced worker counts once. Operators read them
  * as a Prometheus counter, to tell a timeout or memory limit set too low from a failing compiler.
  */
 export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "out_of_memory" | "recycled" | "eviction"

@@ -6,7 +6,12 @@
  * writes none of the compiler's console output and keeps only where the panic happened, a source
  * location inside the compiler's crates.
  */
-import { FontUnavailable, Trapped } from "./wasm-compiler.ts"
+
+/** A trap (RuntimeError, failed memory.grow) or a font that failed to load: the instance is unusable. */
+export class Trapped extends Error {}
+
+/** A font file that failed to load (changed or gone on disk): the service's fault, not the document's. */
+export class FontUnavailable extends Trapped {}
 
 /** `krilla-0.6.0/src/text/group.rs:453:21` out of the absolute path of the crate's file on the build machine. */
 const PANIC_LOCATION = /panicked at (?:\S*\/)?([\w.-]+\/src\/[^\s:]+:\d+:\d+)/

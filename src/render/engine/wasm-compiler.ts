@@ -9,6 +9,7 @@ import { type FontFile, readFontFile } from "../fonts/font-file.ts"
 import type { BundleFile } from "./bundle.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
 import { FUNCTION_TABLE_EXPORT, MemoCache, type MemoLayout } from "./memo-eviction.ts"
+import { FontUnavailable, Trapped } from "./trap-report.ts"
 
 /** Typst's description of the faces in one font file (typst.ts `get_font_info`), coverage included. */
 export interface FontInfo {
@@ -37,12 +38,6 @@ export interface WasmCompiler {
   readonly memory: WebAssembly.Memory
   readonly functionTable: WebAssembly.Table
 }
-
-/** A trap (RuntimeError, failed memory.grow) or a font that failed to load: the instance is unusable. */
-export class Trapped extends Error {}
-
-/** A font file that failed to load (changed or gone on disk): the service's fault, not the document's. */
-export class FontUnavailable extends Trapped {}
 
 /** Typst reports a document it cannot typeset as a string of diagnostics: keep their messages. */
 const messagesOf = (diagnostics: unknown): Array<string> =>

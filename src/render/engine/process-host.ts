@@ -1,0 +1,96 @@
+/**
+ * A compiler worker in a child process: the native engine's (worker-host.ts). Killing the process
+ * is the only way to stop a native compile; SIGKILL frees its core at once.
+ */
+import { type ChildProcess, fork } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { onceLost, type StartHost } from "./worker-host.ts"
+
+/**
+ * How often a rendering process's resident memory is read. A native compile's memory is Rust's
+ * heap, which no engine-side limit bounds, so the parent watches it from outside; at this
+ * interval a runaway allocation overshoots the bound by what it allocates in a tenth of a second.
+ */
+const MEMORY_POLL_MS = 100
+
+/** A process's resident memory (Linux's /proc), or undefined where it cannot be read. */
+export const residentBytes = (pid: number): number | undefined => {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1]
+    return kib === undefined ? undefined : Number(kib) * 1024
+  } catch {
+    return undefined
+  }
+}
+
+export interface ProcessHostOptions {
+  /** The built worker script (dist/native-worker.js). */
+  readonly script: string
+  /** Sent as the first message; the worker starts from it. */
+  readonly setup: unknown
+  /** Variables set in the child's environment, over the parent's. */
+  readonly env: Readonly<Record<string, string>>
+  /** The child's JavaScript heap (V8's old generation), in MiB. */
+  readonly heapMiB: number
+  /** A rendering child whose resident memory passes this is killed and its job fails `out_of_memory`. */
+  readonly memoryLimitBytes: number
+}
+
+const kill = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  // Whoever awaits the end keeps the process alive until it comes (an idle child is unref'd).
+  child.ref()
+  child.kill("SIGKILL")
+  await exited
+}
+
+export const processHost =
+  (options: ProcessHostOptions): StartHost =>
+  (events) => {
+    const child = fork(options.script, [], {
+      // Not the parent's options (a test runner's loader): the worker is plain JavaScript.
+      execArgv: [`--max-old-space-size=${options.heapMiB}`],
+      env: { ...process.env, ...options.env },
+      // PDFs travel as Uint8Array, not as JSON arrays of numbers.
+      serialization: "advanced",
+      // Nothing the child prints reaches the log: a Rust panic's message, written straight to its
+      // standard error, quotes the text being typeset (trap-report.ts). A start failure comes as a message.
+      stdio: ["ignore", "ignore", "ignore", "ipc"]
+    })
+    const lost = onceLost(events.lost)
+    let watch: NodeJS.Timeout | undefined
+    child.on("message", events.message)
+    child.on("error", (error: Error & { code?: string }) =>
+      lost({ outOfMemory: false, why: `worker process error: ${error.code ?? error.name}` })
+    )
+    child.on("exit", (code, signal) => lost({ outOfMemory: false, why: `worker process exited with ${signal ?? `code ${code}`}` }))
+    child.send({ setup: options.setup })
+    const checkMemory = () => {
+      const resident = child.pid === undefined ? undefined : residentBytes(child.pid)
+      if (resident === undefined || resident <= options.memoryLimitBytes) return
+      lost({ outOfMemory: true, why: `the worker process grew past ${Math.round(options.memoryLimitBytes / 1048576)} MiB` })
+      void kill(child)
+    }
+    return {
+      post: (message) => child.send(message as object),
+      busy: () => {
+        child.ref()
+        child.channel?.ref()
+        clearInterval(watch)
+        watch = setInterval(checkMemory, MEMORY_POLL_MS)
+      },
+      idle: () => {
+        clearInterval(watch)
+        watch = undefined
+        child.unref()
+        child.channel?.unref()
+      },
+      terminate: async () => {
+        clearInterval(watch)
+        child.removeAllListeners()
+        child.on("error", () => {})
+        await kill(child)
+      }
+    }
+  }

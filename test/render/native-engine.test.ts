@@ -1,0 +1,251 @@
+/**
+ * The native engine (PRESSROOM_RENDER_ENGINE=native): the native typst.ts compiler in child
+ * processes, behind the pool the WebAssembly engine uses. It renders the recorded corpus to the
+ * WebAssembly engine's recorded bytes and manifests, and the math corpus to the WebAssembly
+ * engine's bytes (every template in every locale and the CommonMark corpus are compared in
+ * catalog.test.ts and commonmark.test.ts, which render them anyway); a render past its deadline or
+ * cancelled kills its process, whose CPU time stops; a process killed from outside is replaced, its
+ * job tried again; a process past its memory bound fails its job `out_of_memory`; a platform
+ * without the binary is refused with a one-line reason.
+ */
+import t from "tap"
+import { ConfigProvider, Effect, Either } from "effect"
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { rendererConfig } from "../../src/render/config.ts"
+import type { CompileFailure } from "../../src/render/engine/engine.ts"
+import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
+import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
+import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { Renderer, type RendererConfig, RenderingFailed } from "../../src/render/renderer.ts"
+import { readRecordedCorpus, renderCorpus } from "../fixtures/renderer-corpus.ts"
+import { MATH_CORPUS } from "../fixtures/math-corpus.ts"
+import { isValidPdf } from "../helpers/pdf.ts"
+import { sha256 } from "../helpers/render.ts"
+
+/** 186,000 characters of table: tens of seconds of typesetting on the 2-core CI machine. */
+const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
+/** A document of about a second. */
+const MEDIUM = `${"Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600)}[^n]: A note.\n`
+const SHORT = "# Next\n\nA short document.\n"
+
+/** The native workers this process runs: its children running dist/native-worker.js. */
+const nativeWorkers = (): Array<number> =>
+  readdirSync(`/proc/${process.pid}/task`)
+    .flatMap((task) => readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/))
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("native-worker.js")
+      } catch {
+        return false
+      }
+    })
+
+/** A process's CPU time so far (user and system, in clock ticks), or undefined once it is gone. */
+const cpuTicks = (pid: number): number | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.split(" ")
+    // A zombie has stopped already; its times are final.
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return undefined
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Whether the process is gone, or at least burns no more CPU (its time unchanged over half a second). */
+const stopped = async (pid: number): Promise<boolean> => {
+  const before = cpuTicks(pid)
+  await sleep(500)
+  const after = cpuTicks(pid)
+  return after === undefined || after === before
+}
+
+const settle = <A>(promise: Promise<A>): Promise<{ readonly value?: A; readonly error?: unknown }> =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error })
+  )
+
+const nativeRenderer = (config: Partial<RendererConfig> = {}): Promise<Renderer> =>
+  Renderer.create({ engine: "native", workers: 1, timeoutMs: 120_000, compilerMemoryMiB: 4096, workerMemoryMiB: 4096, ...config })
+
+t.test("the recorded corpus renders to the WebAssembly engine's recorded bytes and manifests", async (t) => {
+  const renderer = await Renderer.create({ engine: "native", workers: 2, timeoutMs: 120_000, warmUp: false })
+  t.teardown(() => renderer.close())
+  const recorded = new Map(readRecordedCorpus().entries.map((entry) => [entry.name, entry]))
+  const corpus = await renderCorpus(renderer)
+  for (const entry of corpus.entries) {
+    t.equal(entry.pdfSha256, recorded.get(entry.name)?.pdfSha256, `${entry.name}: the same bytes`)
+    t.equal(entry.manifestSha256, recorded.get(entry.name)?.manifestSha256, `${entry.name}: the same manifest`)
+  }
+  const provenance = (await renderer.render({ markdown: SHORT, templateId: "clean" })).provenance
+  t.match(provenance.engineVersion, /^typst 0\.14\.2 \(typst\.ts \d+\.\d+\.\d+, native\)$/, "engineVersion names the native engine")
+  const binary = resolveNativeBinary(packageRoot)
+  t.equal(provenance.rendererReleaseChecksum, sha256(readFileSync(binary.path)), "the checksum is that of the binary the workers load")
+})
+
+t.test("the math corpus renders to the WebAssembly engine's bytes", async (t) => {
+  const [native, wasm] = await Promise.all([
+    Renderer.create({ engine: "native", workers: 1, timeoutMs: 120_000, warmUp: false }),
+    Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
+  ])
+  t.teardown(() => Promise.all([native.close(), wasm.close()]))
+  for (const group of MATH_CORPUS) {
+    const markdown = group.formulas
+      .map((latex) => (group.mode === "display" ? `$$\n${latex}\n$$\n` : `Inline $${latex}$ text.\n`))
+      .join("\n")
+    const [a, b] = await Promise.all([
+      native.render({ markdown, templateId: "academic" }),
+      wasm.render({ markdown, templateId: "academic" })
+    ])
+    t.equal(a.sha256, b.sha256, `${group.source.slice(0, 60)}…: the same bytes`)
+    t.same(a.warnings, b.warnings, "and the same warnings")
+  }
+})
+
+t.test("a character the bundled fonts draw only in one face is drawn in that face, not in a system font", async (t) => {
+  const [native, wasm] = await Promise.all([
+    Renderer.create({ engine: "native", workers: 1, timeoutMs: 60_000, warmUp: false }),
+    Renderer.create({ workers: 1, timeoutMs: 60_000, warmUp: false })
+  ])
+  t.teardown(() => Promise.all([native.close(), wasm.close()]))
+  // U+2232 is in Noto Sans Math and in DejaVu Sans, which most Linux systems install: the native
+  // compiler took it from the system until its workers were given no system fonts.
+  const request = { markdown: "A clockwise contour integral: \u2232.", templateId: "clean" }
+  const [a, b] = await Promise.all([native.render(request), wasm.render(request)])
+  t.equal(a.sha256, b.sha256, "the same bytes as the WebAssembly engine")
+  t.notMatch(Buffer.from(a.pdf).toString("latin1"), /DejaVu/, "no system font in the PDF")
+})
+
+t.test("a render past its deadline kills its process; the next render succeeds", async (t) => {
+  const renderer = await nativeRenderer({ timeoutMs: 2_000 })
+  t.teardown(() => renderer.close())
+  const [worker] = nativeWorkers()
+  t.ok(worker, "a native worker process runs")
+  const outcome = await settle(renderer.render({ markdown: LONG, templateId: "clean" }))
+  t.type(outcome.error, RenderingFailed, "rejects with RenderingFailed")
+  t.equal((outcome.error as RenderingFailed).reason, "timeout", "reason timeout")
+  t.ok(await stopped(worker!), "its process burns no more CPU")
+  t.notOk(nativeWorkers().includes(worker!), "and is gone")
+  t.equal(renderer.workerReplacements().timeout, 1, "counted as replaced for a timeout")
+  t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
+})
+
+t.test("a cancelled render kills its process; the next render succeeds", async (t) => {
+  const renderer = await nativeRenderer()
+  t.teardown(() => renderer.close())
+  const [worker] = nativeWorkers()
+  const controller = new AbortController()
+  const long = settle(renderer.render({ markdown: LONG, templateId: "clean" }, { signal: controller.signal }))
+  await sleep(500)
+  const abortedAt = Date.now()
+  controller.abort()
+  const outcome = await long
+  t.ok(Date.now() - abortedAt < 2_000, `rejected ${Date.now() - abortedAt} ms after the abort`)
+  t.equal((outcome.error as RenderingFailed).reason, "cancelled", "reason cancelled")
+  t.ok(await stopped(worker!), "its process burns no more CPU")
+  t.notOk(nativeWorkers().includes(worker!), "and is gone")
+  t.equal(renderer.workerReplacements().cancelled, 1, "counted as replaced for a cancellation")
+  t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
+})
+
+t.test("a process killed from outside is replaced; its job is tried again in the fresh one", async (t) => {
+  const renderer = await nativeRenderer()
+  t.teardown(() => renderer.close())
+  const reference = await renderer.render({ markdown: MEDIUM, templateId: "clean" })
+
+  const [idle] = nativeWorkers()
+  process.kill(idle!, "SIGKILL")
+  while (nativeWorkers().length === 0 || nativeWorkers().includes(idle!)) await sleep(50)
+  t.equal(renderer.workerReplacements().crashed, 1, "a process killed between jobs is replaced")
+  t.equal((await renderer.render({ markdown: MEDIUM, templateId: "clean" })).sha256, reference.sha256, "and the next render succeeds")
+
+  const [busy] = nativeWorkers()
+  const during = renderer.render({ markdown: MEDIUM, templateId: "clean" })
+  await sleep(100)
+  process.kill(busy!, "SIGKILL")
+  t.equal((await during).sha256, reference.sha256, "a job whose process was killed succeeds in the fresh one, with the same bytes")
+  t.equal(renderer.workerReplacements().crashed, 2, "which replaced it")
+})
+
+t.test("a process past its memory bound fails its render out_of_memory and is replaced", async (t) => {
+  const renderer = await nativeRenderer({ compilerMemoryMiB: 256 })
+  t.teardown(() => renderer.close())
+  const [worker] = nativeWorkers()
+  const outcome = await settle(renderer.render({ markdown: LONG, templateId: "clean" }))
+  t.equal((outcome.error as RenderingFailed).reason, "out_of_memory", "reason out_of_memory")
+  t.ok(await stopped(worker!), "its process burns no more CPU")
+  t.equal(renderer.workerReplacements().out_of_memory, 1, "counted as replaced for memory")
+  t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
+})
+
+t.test("without the binary for the platform, the native engine refuses to start in one line", async (t) => {
+  const refusal = (run: () => unknown): string => {
+    try {
+      run()
+    } catch (error) {
+      t.type(error, NativeEngineUnavailable)
+      return (error as Error).message
+    }
+    t.fail("it started")
+    return ""
+  }
+  const nowhere = mkdtempSync(join(tmpdir(), "pressroom-no-native-"))
+  const missing = refusal(() => resolveNativeBinary(nowhere))
+  t.match(missing, /^PRESSROOM_RENDER_ENGINE=native cannot start: .*@myriaddreamin\/typst-ts-node-compiler-[a-z0-9-]+ is not installed/)
+  t.notMatch(missing, /\n/, "in one line")
+  const unsupported = refusal(() => resolveNativeBinary(packageRoot, { platform: "freebsd", arch: "x64", musl: false }))
+  t.match(unsupported, `${NATIVE_PACKAGE} ships no binary for freebsd-x64`)
+  t.match(unsupported, /PRESSROOM_RENDER_ENGINE/)
+  const musl = refusal(() => resolveNativeBinary(packageRoot, { platform: "linux", arch: "x64", musl: true }))
+  t.match(musl, `${NATIVE_PACKAGE}-linux-x64-musl is not installed`, "a musl Linux looks for its own package")
+  t.throws(
+    () =>
+      new NativeEnginePool({
+        size: 1,
+        timeoutMs: 1_000,
+        fonts: verifyFonts(),
+        recycleAboveBytes: 1,
+        warmUp: false,
+        installedUnder: nowhere
+      }),
+    NativeEngineUnavailable,
+    "the pool does not start"
+  )
+  t.ok(existsSync(join(packageRoot, "dist", "native-worker.js")), "the built worker is there for the installed platform")
+})
+
+t.test("a worker process that cannot start says why, and no job waits for it", async (t) => {
+  // A font file that differs from the manifest, as one replaced on disk after the server started.
+  const fonts = verifyFonts().map((font, i) => (i === 0 ? { ...font, sha256: "0".repeat(64) } : font))
+  const pool = new NativeEnginePool({ size: 1, timeoutMs: 10_000, fonts, recycleAboveBytes: 1 << 30, warmUp: false })
+  t.teardown(() => pool.close())
+  await t.rejects(pool.warm(), /font file differs from fonts\/manifest\.json/, "the start fails naming the font file")
+  const failure = await pool
+    .typeset({
+      markdown: SHORT,
+      templateId: "clean",
+      options: { pageNumbers: false, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
+      locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => error as CompileFailure
+    )
+  t.equal(failure?.reason, "crashed", "a job fails as the service's fault")
+  t.match(failure?.details.join(" "), /no compiler worker could start: font file differs/, "saying why")
+})
+
+t.test("PRESSROOM_RENDER_ENGINE chooses the engine: wasm by default, native, nothing else", async (t) => {
+  const read = (env: Record<string, string>) =>
+    Effect.runSync(Effect.either(Effect.withConfigProvider(rendererConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  t.match(read({}), Either.right({ engine: "wasm" }), "wasm by default")
+  t.match(read({ PRESSROOM_RENDER_ENGINE: "native" }), Either.right({ engine: "native" }))
+  const bogus = read({ PRESSROOM_RENDER_ENGINE: "gpu" })
+  t.ok(Either.isLeft(bogus) && String(bogus.left).includes("PRESSROOM_RENDER_ENGINE"), "another value is refused, naming the variable")
+})
