@@ -1,29 +1,26 @@
 /**
- * npm run bench:render — render speed and memory, printed as a Markdown table for docs/performance.md (the README keeps a summary).
+ * npm run bench:render — render speed and memory of both engines side by side on the same documents,
+ * printed as a Markdown table for docs/performance.md (the README keeps a summary).
  *
  * For each document, every iteration renders a distinct variant, so Typst's memoisation cannot
- * replay an earlier layout as it could not for a new user's document:
+ * replay an earlier layout as it could not for a new user's document. For each engine (`wasm`,
+ * the WebAssembly compiler in worker threads; `native`, the native compiler in child processes):
  * - N workers (a fresh pool per document, warmed on the document): throughput as the median of
  *   three rounds, and the peak RSS of that phase;
  * - 1 worker (a fresh pool, warmed): median and p95 of sequential renders, and throughput;
- * - N workers again, after every font of the set has been loaded in every worker (as a server
- *   whose users write in every script): throughput and peak RSS;
- * - the native compiler of the same typst.ts release, typesetting the same documents in-process:
- *   median of sequential renders, and whether its bytes equal the pool's;
- * - the same native compiler in one process, then in two processes started together: what two
- *   cores of this machine give the document when nothing is shared but the hardware, a reference
- *   for N / 1 (as noisy as the machine; the two processes' measuring windows overlap, not match).
- * In the first two, every font of the set is available and workers load a face when a document
- * first uses it.
- * Each pool phase runs in a child process of its own, so that its RSS is its alone (memory of
- * a closed pool is not always returned to the system), as do the native throughput phases; the
- * native median runs in this process.
+ * and for `wasm`, N workers again after every font of the set has been loaded in every worker (as
+ * a server whose users write in every script): throughput and peak RSS. Every font of the set is
+ * available otherwise too; a worker loads a face when a document first uses it.
+ * Each phase runs in a child process of its own, so that its RSS is its alone (memory of a closed
+ * pool is not always returned to the system); RSS counts the native engine's worker processes.
+ * "Same bytes" says whether every phase of both engines produced the same PDF for the document.
  */
 import { spawn } from "node:child_process"
 import { availableParallelism, cpus } from "node:os"
 import { fileURLToPath } from "node:url"
-import { DEFAULT_WORKER_MEMORY_MIB, Renderer } from "../src/render/renderer.ts"
+import { DEFAULT_WORKER_MEMORY_MIB, type RenderEngine, Renderer } from "../src/render/renderer.ts"
 import { allScripts, type BenchDocument, documents, variant } from "./documents.ts"
+import { treeRss } from "./rss.ts"
 import { median, quantile } from "./stats.ts"
 
 interface Plan {
@@ -39,10 +36,12 @@ const planFor = (doc: BenchDocument): Plan =>
       ? { iterations: 7, roundMinimum: 4 }
       : { iterations: 5, roundMinimum: 4 }
 
+/** RSS of this process and its children (a native pool's workers); /proc is read every 50 ms. */
+const rss = () => treeRss(process.pid)
 let peakRss = 0
 const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage.rss())
-}, 10)
+  peakRss = Math.max(peakRss, rss())
+}, 50)
 
 let serial = 0
 const render = (renderer: Renderer, doc: BenchDocument) =>
@@ -92,8 +91,8 @@ const WARM_UP_MS = 8_000
 
 /** The recycle threshold, as the server reads it: `PRESSROOM_RENDER_WORKER_MEMORY_MB=128 npm run bench:render`. */
 const workerMemoryMiB = Number(process.env.PRESSROOM_RENDER_WORKER_MEMORY_MB ?? DEFAULT_WORKER_MEMORY_MIB)
-const warmPool = async (workers: number, doc: BenchDocument, everyFont: boolean): Promise<Renderer> => {
-  const renderer = await Renderer.create({ workers, timeoutMs: 600_000, workerMemoryMiB })
+const warmPool = async (engine: RenderEngine, workers: number, doc: BenchDocument, everyFont: boolean): Promise<Renderer> => {
+  const renderer = await Renderer.create({ engine, workers, timeoutMs: 600_000, workerMemoryMiB })
   if (everyFont)
     await Promise.all(Array.from({ length: workers * 2 }, () => renderer.render({ markdown: allScripts, templateId: "clean" })))
   const start = performance.now()
@@ -118,26 +117,13 @@ interface PoolPhase {
   readonly sha256?: string
 }
 
-type PhaseKind = "many" | "one" | "every-font" | "native"
+type PhaseKind = "many" | "one" | "every-font"
 
-/** The native engine, one worker process: its renders cost what they cost a server, the child process included. */
-const nativeRenderer = (): Promise<Renderer> => Renderer.create({ engine: "native", workers: 1, timeoutMs: 600_000 })
-
-/** The native compiler's throughput in this (child) process, after the same warm-up as a pool. */
-const runNativePhase = async (doc: BenchDocument): Promise<PoolPhase> => {
-  const native = await nativeRenderer()
-  const start = performance.now()
-  do await render(native, doc)
-  while (performance.now() - start < WARM_UP_MS)
-  return { rate: await throughput(native, doc, planFor(doc).roundMinimum, 1), peakRss, idleRss: 0 }
-}
-
-/** One phase, in this (child) process: `--phase many|one|every-font|native <document index>`. */
-const runPhase = async (kind: PhaseKind, doc: BenchDocument): Promise<PoolPhase> => {
-  if (kind === "native") return runNativePhase(doc)
+/** One phase, in this (child) process: `--phase many|one|every-font wasm|native <document index>`. */
+const runPhase = async (kind: PhaseKind, engine: RenderEngine, doc: BenchDocument): Promise<PoolPhase> => {
   const size = kind === "one" ? 1 : workers
-  const pool = await warmPool(size, doc, kind === "every-font")
-  const idleRss = process.memoryUsage.rss()
+  const pool = await warmPool(engine, size, doc, kind === "every-font")
+  const idleRss = rss()
   peakRss = idleRss
   const timing = kind === "one" ? await sequential(pool, doc, planFor(doc).iterations) : undefined
   const rate = await throughput(pool, doc, planFor(doc).roundMinimum, size * 2)
@@ -155,17 +141,17 @@ const runPhase = async (kind: PhaseKind, doc: BenchDocument): Promise<PoolPhase>
 
 const phaseFlag = process.argv.indexOf("--phase")
 if (phaseFlag >= 0) {
-  const kind = process.argv[phaseFlag + 1] as PhaseKind
-  const result = await runPhase(kind, docs[Number(process.argv[phaseFlag + 2])]!)
+  const [kind, engine, index] = process.argv.slice(phaseFlag + 1)
+  const result = await runPhase(kind as PhaseKind, engine as RenderEngine, docs[Number(index)]!)
   clearInterval(sampler)
   console.log(JSON.stringify(result))
   process.exit(0)
 }
 
 /** Runs a phase in a child process; its stderr (progress, traces) passes straight through. */
-const phase = (kind: PhaseKind, index: number): Promise<PoolPhase> =>
+const phase = (kind: PhaseKind, engine: RenderEngine, index: number): Promise<PoolPhase> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, String(index)], {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--phase", kind, engine, String(index)], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let stdout = ""
@@ -175,38 +161,33 @@ const phase = (kind: PhaseKind, index: number): Promise<PoolPhase> =>
     child.on("close", (code) =>
       code === 0
         ? resolve(JSON.parse(stdout.trim().split("\n").pop()!) as PoolPhase)
-        : reject(new Error(`phase ${kind} of document ${index} exited with ${code}`))
+        : reject(new Error(`phase ${kind} (${engine}) of document ${index} exited with ${code}`))
     )
   })
 
-interface Row {
-  readonly doc: BenchDocument
+interface EnginePhases {
   readonly many: PoolPhase
   readonly one: PoolPhase
+}
+
+interface Row {
+  readonly doc: BenchDocument
+  readonly wasm: EnginePhases
+  readonly native: EnginePhases
   readonly everyFont: PoolPhase
-  /** Native throughput of two processes at once over one process alone. */
-  readonly nativePair: number
-  native?: number
-  identical?: boolean
 }
 
 const rows: Array<Row> = []
 for (const [index, doc] of docs.entries()) {
-  const many = await phase("many", index)
-  const one = await phase("one", index)
-  const everyFont = await phase("every-font", index)
-  const alone = await phase("native", index)
-  const pair = await Promise.all([phase("native", index), phase("native", index)])
-  process.stderr.write(`${doc.name}: pools measured\n`)
-  rows.push({ doc, many, one, everyFont, nativePair: (pair[0].rate + pair[1].rate) / alone.rate })
-}
-
-const native = await nativeRenderer()
-for (const row of rows) {
-  row.native = median(await sequential(native, row.doc, planFor(row.doc).iterations))
-  const probe = await native.render({ markdown: variant(row.doc.markdown, 0), templateId: row.doc.templateId })
-  row.identical = [row.one, row.many, row.everyFont].every((phase) => phase.sha256 === probe.sha256)
-  process.stderr.write(`${row.doc.name}: native\n`)
+  const measure = async (engine: RenderEngine): Promise<EnginePhases> => ({
+    many: await phase("many", engine, index),
+    one: await phase("one", engine, index)
+  })
+  const wasm = await measure("wasm")
+  const everyFont = await phase("every-font", "wasm", index)
+  const native = await measure("native")
+  process.stderr.write(`${doc.name}: measured\n`)
+  rows.push({ doc, wasm, native, everyFont })
 }
 clearInterval(sampler)
 
@@ -215,17 +196,23 @@ console.log(
   `Render benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, N = ${workers} workers replaced past ${workerMemoryMiB} MiB\n`
 )
 console.log(
-  "| document | template | pages | median (warm) | p95 (warm) | docs/s, 1 worker | docs/s, N workers | N / 1 | native, 2 processes / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | native median | WASM / native | same bytes |"
+  "| document | template | pages | engine | median (warm) | p95 (warm) | native / WASM | docs/s, 1 worker | docs/s, N workers | N / 1 | peak RSS, N workers | every font loaded: docs/s, N workers | every font loaded: peak RSS | same bytes |"
 )
-console.log("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
-for (const row of rows) {
-  const { doc, one, many, everyFont } = row
-  console.log(
-    `| ${doc.name} | ${doc.templateId} | ${one.pages} | ${ms(one.median!)} | ${ms(one.p95!)} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${row.nativePair.toFixed(2)}x | ${mib(many.peakRss)} | ${everyFont.rate.toFixed(2)} | ${mib(everyFont.peakRss)} | ${ms(row.native!)} | ${(one.median! / row.native!).toFixed(2)}x | ${row.identical ? "yes" : "NO"} |`
-  )
+console.log("|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|")
+for (const { doc, wasm, native, everyFont } of rows) {
+  const identical = [wasm.many, wasm.one, native.many, native.one, everyFont].every((phase) => phase.sha256 === wasm.one.sha256)
+  for (const [engine, { one, many }] of [
+    ["WASM", wasm],
+    ["native", native]
+  ] as const) {
+    const first = engine === "WASM"
+    console.log(
+      `| ${first ? doc.name : ""} | ${first ? doc.templateId : ""} | ${first ? one.pages : ""} | ${engine} | ${ms(one.median!)} | ${ms(one.p95!)} | ${first ? "" : `${(one.median! / wasm.one.median!).toFixed(2)}x`} | ${one.rate.toFixed(2)} | ${many.rate.toFixed(2)} | ${(many.rate / one.rate).toFixed(2)}x | ${mib(many.peakRss)} | ${first ? everyFont.rate.toFixed(2) : ""} | ${first ? mib(everyFont.peakRss) : ""} | ${first ? (identical ? "yes" : "NO") : ""} |`
+    )
+  }
 }
-const lowest = rows.reduce((a, b) => (b.many.idleRss < a.many.idleRss ? b : a))
+const idle = (engine: "wasm" | "native") => Math.min(...rows.map((row) => row[engine].many.idleRss))
 const highest = rows.reduce((a, b) => (b.everyFont.idleRss > a.everyFont.idleRss ? b : a))
 console.log(
-  `\nRSS of a warm pool of ${workers} workers, warmed up: ${mib(lowest.many.idleRss)} at the lowest (warmed on the ${lowest.doc.name}); with every font of the set loaded in each: ${mib(highest.everyFont.idleRss)} at the highest (warmed on the ${highest.doc.name})`
+  `\nRSS of a warm pool of ${workers} workers, warmed up, at the lowest: WASM ${mib(idle("wasm"))}, native ${mib(idle("native"))} (its worker processes included); WASM with every font of the set loaded in each: ${mib(highest.everyFont.idleRss)} at the highest (warmed on the ${highest.doc.name})`
 )
