@@ -11,7 +11,9 @@
  * of the letter per request, v2 a revision of its own per request (a pool of documents made before
  * the run, each previewed or published once) with a fresh Idempotency-Key. The fourth, at
  * concurrency 1 only, publishes revisions previewed before the run: each reuses its preview's
- * bytes (issue 23), and the "reused" column counts the jobs that did.
+ * bytes (issue 23), and the "reused" column counts the jobs that did. Then, on PGlite, v1 convert
+ * of the 60-page report with each engine (PRESSROOM_RENDER_ENGINE) at concurrency 1, against the
+ * bare render of that engine.
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
  * runs out) and rate limits out of the way; a 20 s warm-up, then for each operation autocannon at
@@ -26,7 +28,7 @@
  */
 import autocannon from "autocannon"
 import { availableParallelism, cpus } from "node:os"
-import { Renderer } from "../src/render/renderer.ts"
+import { type RenderEngine, Renderer } from "../src/render/renderer.ts"
 import { createAccount } from "../test/helpers/api.ts"
 import { type DatabaseKind, freshDatabase } from "../test/helpers/database.ts"
 import { type RunningServer, startServer } from "../test/helpers/server.ts"
@@ -36,6 +38,7 @@ import { quantile } from "./stats.ts"
 
 const letter = documents().find((doc) => doc.name === "one-page letter")!
 const resume = documents().find((doc) => doc.name === "two-page resume")!
+const report = documents().find((doc) => doc.name === "60-page report")!
 const postgresUrl = process.env.PRESSROOM_BENCH_DATABASE_URL ?? process.env.PRESSROOM_TEST_DATABASE_URL
 const workers = availableParallelism()
 const RUNS = [
@@ -47,14 +50,14 @@ const RUNS = [
 let serial = 0
 
 /** Median and p95 of sequential renders of distinct variants of `doc`, in process, with no server running. */
-const bareRender = async (doc: typeof letter): Promise<{ p50: number; p95: number }> => {
-  const renderer = await Renderer.create({ workers, timeoutMs: 30_000 })
+const bareRender = async (doc: typeof letter, engine: RenderEngine = "wasm", iterations = 60): Promise<{ p50: number; p95: number }> => {
+  const renderer = await Renderer.create({ engine, workers, timeoutMs: 30_000 })
   try {
     const next = () => renderer.render({ markdown: variant(doc.markdown, ++serial), templateId: doc.templateId })
     const warmUntil = Date.now() + 8_000
     while (Date.now() < warmUntil) await next()
     const times: Array<number> = []
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < iterations; i++) {
       const start = performance.now()
       await next()
       times.push(performance.now() - start)
@@ -81,15 +84,19 @@ interface Operation {
   readonly succeeded: (status: number, body: string) => boolean
 }
 
-const v1Convert: Operation = {
-  name: "v1 convert, letter",
+/** v1 convert of distinct variants of `doc` (the PDF in the answer). */
+const v1ConvertOf = (doc: typeof letter, name: string, runs?: Operation["runs"]): Operation => ({
+  name,
+  ...(runs ? { runs } : {}),
   prepare: async () => () => ({
     path: "/api/v1/convert",
     headers: {},
-    body: JSON.stringify({ markdown: variant(letter.markdown, ++serial), templateId: letter.templateId })
+    body: JSON.stringify({ markdown: variant(doc.markdown, ++serial), templateId: doc.templateId })
   }),
   succeeded: (status) => status === 200
-}
+})
+
+const v1Convert = v1ConvertOf(letter, "v1 convert, letter")
 
 /** As many résumé documents as `connections` clients could use in `seconds` at the bare render's pace, with slack. */
 const revisionPool = async (server: RunningServer, key: string, size: number) => {
@@ -262,11 +269,12 @@ const autocannonRun = (
     instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime))
   })
 
-const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Operation>) => {
+const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Operation>, engine: RenderEngine = "wasm") => {
   const database = await freshDatabase(kind, postgresUrl)
   const unlimited = "10000000"
   const server = await startServer(undefined, {
     ...database.env,
+    PRESSROOM_RENDER_ENGINE: engine,
     PRESSROOM_RENDER_WORKERS: String(workers),
     PRESSROOM_SYNC_THRESHOLD_MS: "60000",
     PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: unlimited,
@@ -303,6 +311,18 @@ const kinds: Array<DatabaseKind> = postgresUrl ? ["pglite", "postgres"] : ["pgli
 const runs: Array<Run & { kind: DatabaseKind }> = []
 for (const kind of kinds) for (const run of await benchDatabase(kind, operations)) runs.push({ ...run, kind })
 
+/**
+ * v1 convert of the 60-page report with each engine on PGlite, at concurrency 1 for 30 s, against
+ * the bare render of the same engine: what the platform adds on a long document (a PDF of about a
+ * megabyte stored and sent back), and the engines end to end.
+ */
+const engineRuns: Array<Run & { engine: RenderEngine; bare: { p50: number; p95: number } }> = []
+for (const engine of ["wasm", "native"] as const) {
+  const bareReport = await bareRender(report, engine, 9)
+  const [run] = await benchDatabase("pglite", [v1ConvertOf(report, "v1 convert, 60-page report", [[1, 30]])], engine)
+  engineRuns.push({ ...run!, engine, bare: bareReport })
+}
+
 const ms = (value: number) => `${value.toFixed(1)} ms`
 console.log(
   `\n${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? "cpu"}, ${workers} cores, ${workers} render workers, Node ${process.version}\n`
@@ -319,5 +339,14 @@ for (const run of runs) {
   const over = run.connections === 1 && run.reused === 0 ? `+${ms(run.p50 - bareOf(run.operation).p50)}` : ""
   console.log(
     `| ${run.operation} | ${run.kind} | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.perSecond.toFixed(1)} | ${run.requests} | ${run.errors} | ${run.reused} | ${ms(run.serverRender)} | ${over} |`
+  )
+}
+console.log(
+  "\n| operation | engine | database | concurrency | duration | p50 | p95 | requests | errors | bare render p50 | p50 over bare render |"
+)
+console.log("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+for (const run of engineRuns) {
+  console.log(
+    `| ${run.operation} | ${run.engine} | pglite | ${run.connections} | ${run.seconds} s | ${ms(run.p50)} | ${ms(run.p95)} | ${run.requests} | ${run.errors} | ${ms(run.bare.p50)} | +${ms(run.p50 - run.bare.p50)} |`
   )
 }
