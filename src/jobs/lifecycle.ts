@@ -5,7 +5,7 @@
  * are fenced; when the fence refuses, nothing of the transaction is written.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { ArtifactRepository } from "../artifacts/repository.ts"
 import { Ledger } from "../entitlements/ledger.ts"
 import type { PublishingError } from "../shared/errors.ts"
@@ -30,6 +30,9 @@ export interface Success {
   /** A reuse: the artifact whose bytes this one shares, which must still be available (and is held so until the end). */
   readonly sharesBytesOf?: string
 }
+
+/** The artifact a reuse would share bytes with stopped being available before the transaction held it. */
+class SourceGone extends Data.TaggedError("SourceGone") {}
 
 export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobLifecycle", {
   effect: Effect.gen(function* () {
@@ -59,15 +62,17 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
           .withTransaction(
             Effect.gen(function* () {
               const job = claim.job
-              if (success.sharesBytesOf !== undefined && !(yield* artifacts.holdAvailable(success.sharesBytesOf))) {
-                return "source_gone" as const
-              }
               const won = yield* store.markSucceeded(claim, {
                 artifactId: success.artifactId,
                 provenance: success.provenance,
                 warnings: success.warnings
               })
               if (!won) return "claim_lost" as const
+              // The job's row is locked first, as a document's deletion locks it (its cancel) before
+              // its artifacts (their withdrawal): taken in the other order, the two could deadlock.
+              if (success.sharesBytesOf !== undefined && !(yield* artifacts.holdAvailable(success.sharesBytesOf))) {
+                return yield* new SourceGone()
+              }
               const expiresAt = yield* artifacts.insert({
                 id: success.artifactId,
                 accountId: job.accountId,
@@ -103,7 +108,11 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
               return "succeeded" as const
             })
           )
-          .pipe(Effect.orDie),
+          .pipe(
+            // Failing rolls the job's success back with the transaction.
+            Effect.catchTag("SourceGone", () => Effect.succeed("source_gone" as const)),
+            Effect.orDie
+          ),
 
       /** Ends a claimed job as failed or cancelled; false when the claim was lost. */
       end: (claim: Claim, status: "failed" | "cancelled", error: PublishingError) =>

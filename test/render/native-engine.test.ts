@@ -10,6 +10,7 @@
  */
 import t from "tap"
 import { ConfigProvider, Effect, Either } from "effect"
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,15 +18,20 @@ import { rendererConfig } from "../../src/render/config.ts"
 import type { CompileFailure } from "../../src/render/engine/engine.ts"
 import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
 import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
+import { compilerRelease } from "../../src/render/engine/wasm-pool.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, type RendererConfig, RenderingFailed } from "../../src/render/renderer.ts"
 import { readRecordedCorpus, renderCorpus } from "../fixtures/renderer-corpus.ts"
 import { MATH_CORPUS } from "../fixtures/math-corpus.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
 import { sha256 } from "../helpers/render.ts"
+import type { TestContext } from "../helpers/tap.ts"
 
 /** 186,000 characters of table: tens of seconds of typesetting on the 2-core CI machine. */
-const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
+const LONG_HEAD = "| a | b | c | d |\n|---|---|---|---|\n"
+const LONG_ROW = "| xx yy | zz ww | 12.5 | *e* |\n"
+const LONG_ROWS = 6000
+const LONG = LONG_HEAD + LONG_ROW.repeat(LONG_ROWS)
 /** A document of about a second. */
 const MEDIUM = `${"Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600)}[^n]: A note.\n`
 const SHORT = "# Next\n\nA short document.\n"
@@ -85,7 +91,7 @@ t.test("the recorded corpus renders to the WebAssembly engine's recorded bytes a
   }
   const provenance = (await renderer.render({ markdown: SHORT, templateId: "clean" })).provenance
   t.match(provenance.engineVersion, /^typst 0\.14\.2 \(typst\.ts \d+\.\d+\.\d+, native\)$/, "engineVersion names the native engine")
-  const binary = resolveNativeBinary(packageRoot)
+  const binary = resolveNativeBinary(packageRoot, compilerRelease().version)
   t.equal(provenance.rendererReleaseChecksum, sha256(readFileSync(binary.path)), "the checksum is that of the binary the workers load")
 })
 
@@ -154,6 +160,79 @@ t.test("a cancelled render kills its process; the next render succeeds", async (
   t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
 })
 
+/** The native worker processes of `parent`: its children running dist/native-worker.js. */
+const nativeWorkersOf = (parent: number): Array<number> =>
+  readdirSync(`/proc/${parent}/task`)
+    .flatMap((task) => readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").trim().split(/\s+/))
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("native-worker.js")
+      } catch {
+        return false
+      }
+    })
+
+/**
+ * A process of its own holding a native renderer from the build (dist/index.js), rendering
+ * `markdown` (a JavaScript expression); it says "rendering" once the render is under way, and on
+ * SIGINT, as a server's graceful shutdown does, waits for the render before it exits.
+ */
+const renderingParent = async (t: TestContext, markdown: string) => {
+  const script = `import { Renderer } from ${JSON.stringify(join(packageRoot, "dist", "index.js"))}
+const renderer = await Renderer.create({ engine: "native", workers: 1, timeoutMs: 600000, compilerMemoryMiB: 4096, warmUp: false })
+const rendering = renderer.render({ markdown: ${markdown}, templateId: "clean" })
+process.on("SIGINT", () => rendering.then(() => { console.log("rendered, workers replaced: " + renderer.workerReplacements().crashed); process.exit(0) }, () => process.exit(1)))
+console.log("rendering")`
+  const parent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], detached: true })
+  t.teardown(() => {
+    if (parent.exitCode === null && parent.signalCode === null) process.kill(-parent.pid!, "SIGKILL")
+  })
+  let output = ""
+  parent.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  while (!output.includes("rendering")) await sleep(50)
+  await sleep(300)
+  const [worker] = nativeWorkersOf(parent.pid!)
+  t.ok(worker, "its native worker process renders")
+  return { parent, worker: worker!, output: () => output }
+}
+
+t.test("a worker process does not outlive its parent killed mid-render", async (t) => {
+  const { parent, worker } = await renderingParent(t, `${JSON.stringify(LONG_HEAD)} + ${JSON.stringify(LONG_ROW)}.repeat(${LONG_ROWS})`)
+  t.notOk(await stopped(worker), "the worker is typesetting")
+  parent.kill("SIGKILL")
+  await sleep(1_500)
+  t.ok(await stopped(worker), "a second and a half after its parent's end it burns no more CPU")
+})
+
+t.test("Ctrl-C to the whole process group lets a graceful shutdown finish the render", async (t) => {
+  // A quarter of LONG: seconds of typesetting, still under way when the signal comes.
+  const { parent, output } = await renderingParent(t, `${JSON.stringify(LONG_HEAD)} + ${JSON.stringify(LONG_ROW)}.repeat(${LONG_ROWS / 4})`)
+  const exited = new Promise<number | null>((resolve) => parent.once("exit", resolve))
+  // A terminal sends SIGINT to every process of the group: the worker must leave its end to the pool.
+  process.kill(-parent.pid!, "SIGINT")
+  t.equal(await exited, 0, "the parent waited for its render")
+  t.match(output(), /rendered, workers replaced: 0/, "which its worker finished, not a replacement after a crash")
+})
+
+t.test("a character no bundled font covers gives the same bytes on both engines (no font of the binary's own)", async (t) => {
+  const [native, wasm] = await Promise.all([
+    Renderer.create({ engine: "native", workers: 1, timeoutMs: 60_000, warmUp: false }),
+    Renderer.create({ workers: 1, timeoutMs: 60_000, warmUp: false })
+  ])
+  t.teardown(() => Promise.all([native.close(), wasm.close()]))
+  // Braille and Ethiopic: in DejaVu Sans and in the fonts some Typst builds embed, in none of ours.
+  const request = { markdown: "Braille \u2801\u2803\u2809, Ethiopic \u1230\u120B\u121D, `\u2801\u2803`.", templateId: "clean" }
+  const [a, b] = await Promise.all([native.render(request), wasm.render(request)])
+  t.match(
+    a.warnings.map((warning) => warning.code),
+    ["missing_glyphs"],
+    "the document is warned of the characters no font draws"
+  )
+  t.equal(a.sha256, b.sha256, "the same bytes as the WebAssembly engine")
+})
+
 t.test("a process killed from outside is replaced; its job is tried again in the fresh one", async (t) => {
   const renderer = await nativeRenderer()
   t.teardown(() => renderer.close())
@@ -196,14 +275,17 @@ t.test("without the binary for the platform, the native engine refuses to start 
     return ""
   }
   const nowhere = mkdtempSync(join(tmpdir(), "pressroom-no-native-"))
-  const missing = refusal(() => resolveNativeBinary(nowhere))
+  const release = compilerRelease().version
+  const missing = refusal(() => resolveNativeBinary(nowhere, release))
   t.match(missing, /^PRESSROOM_RENDER_ENGINE=native cannot start: .*@myriaddreamin\/typst-ts-node-compiler-[a-z0-9-]+ is not installed/)
   t.notMatch(missing, /\n/, "in one line")
-  const unsupported = refusal(() => resolveNativeBinary(packageRoot, { platform: "freebsd", arch: "x64", musl: false }))
+  const unsupported = refusal(() => resolveNativeBinary(packageRoot, release, { platform: "freebsd", arch: "x64", musl: false }))
   t.match(unsupported, `${NATIVE_PACKAGE} ships no binary for freebsd-x64`)
   t.match(unsupported, /PRESSROOM_RENDER_ENGINE/)
-  const musl = refusal(() => resolveNativeBinary(packageRoot, { platform: "linux", arch: "x64", musl: true }))
+  const musl = refusal(() => resolveNativeBinary(packageRoot, release, { platform: "linux", arch: "x64", musl: true }))
   t.match(musl, `${NATIVE_PACKAGE}-linux-x64-musl is not installed`, "a musl Linux looks for its own package")
+  const otherRelease = refusal(() => resolveNativeBinary(packageRoot, "0.6.0"))
+  t.match(otherRelease, /-linux-x64-gnu is 0\.7\.0, not 0\.6\.0 as the WebAssembly compiler/, "a binary of another typst.ts release")
   t.throws(
     () =>
       new NativeEnginePool({

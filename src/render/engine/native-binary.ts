@@ -54,8 +54,12 @@ export class NativeEngineUnavailable extends Error {
 const unavailable = (why: string): NativeEngineUnavailable =>
   new NativeEngineUnavailable(`PRESSROOM_RENDER_ENGINE=native cannot start: ${why}; use PRESSROOM_RENDER_ENGINE=wasm`)
 
-/** The binary for `platform`, installed under `root` (the package's folder), or NativeEngineUnavailable saying why not. */
-export const resolveNativeBinary = (root: string, platform: Platform = currentPlatform()): NativeBinary => {
+/**
+ * The binary for `platform`, installed under `root` (the package's folder), or NativeEngineUnavailable
+ * saying why not. `release` is the WebAssembly compiler's version: the engines give the same bytes
+ * (contract section 11) only as builds of one typst.ts release, so a binary of another is refused.
+ */
+export const resolveNativeBinary = (root: string, release: string, platform: Platform = currentPlatform()): NativeBinary => {
   if ("Deno" in globalThis) throw unavailable(`the native compiler (${NATIVE_PACKAGE}) runs under Node only`)
   const key =
     platform.platform === "linux" ? `linux-${platform.arch}-${platform.musl ? "musl" : "gnu"}` : `${platform.platform}-${platform.arch}`
@@ -74,5 +78,6 @@ export const resolveNativeBinary = (root: string, platform: Platform = currentPl
     throw unavailable(`${platformPackage} is not installed (npm install installs it with the optional dependency ${NATIVE_PACKAGE})`)
   }
   if (!existsSync(path)) throw unavailable(`${platformPackage} has no ${path}`)
+  if (version !== release) throw unavailable(`${platformPackage} is ${version}, not ${release} as the WebAssembly compiler`)
   return { path, version }
 }

@@ -12,6 +12,7 @@ import { resolveNativeBinary } from "./native-binary.ts"
 import type { NativeWorkerSetup } from "./native-worker.ts"
 import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB, EnginePool, TYPST_VERSION } from "./pool.ts"
 import { processHost } from "./process-host.ts"
+import { compilerRelease } from "./wasm-pool.ts"
 
 export interface NativePoolOptions {
   readonly size: number
@@ -38,7 +39,7 @@ const nativeWorkerScript = (): string => {
 
 export class NativeEnginePool extends EnginePool {
   constructor(options: NativePoolOptions) {
-    const binary = resolveNativeBinary(options.installedUnder ?? packageRoot)
+    const binary = resolveNativeBinary(options.installedUnder ?? packageRoot, compilerRelease().version)
     const setup: NativeWorkerSetup = {
       compiler: { binaryPath: binary.path, workspace: templatesRoot },
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),

@@ -5,6 +5,7 @@
  */
 import { FontSetError, readFontFile } from "../fonts/font-file.ts"
 import { type NativeCompilerSetup, startNativeCompiler } from "./native-compiler.ts"
+import { watchParent } from "./parent-watch.ts"
 import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
 import type { FontFile } from "../fonts/font-file.ts"
 import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
@@ -15,14 +16,20 @@ export interface NativeWorkerSetup {
   readonly warmUp: boolean
 }
 
-// The worker dies with the pool's process: without its channel it would serve no one.
+// The worker dies with the pool's process: without its channel it would serve no one. A compile
+// holds this thread, so a thread of its own watches for the parent's end meanwhile (parent-watch.ts).
 process.on("disconnect", () => process.exit(0))
+watchParent()
+// A terminal's Ctrl-C or a service manager's SIGTERM reaches the whole process group: the pool
+// decides when its workers end (it kills them), so that a graceful shutdown lets renders finish.
+process.on("SIGINT", () => {})
+process.on("SIGTERM", () => {})
 keepCompilerConsole()
 
 const setup = await new Promise<NativeWorkerSetup>((resolve) =>
   process.once("message", (message: { readonly setup: NativeWorkerSetup }) => resolve(message.setup))
 )
-const send = (reply: RenderWorkerReply) => process.send!(reply)
+const send = (reply: RenderWorkerReply, sent?: () => void) => process.send!(reply, undefined, {}, () => sent?.())
 try {
   // The compiler reads the font files itself: check them against the manifest first, so that a
   // file changed since the server started stops this worker's start rather than changing a PDF

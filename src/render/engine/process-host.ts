@@ -23,6 +23,14 @@ export const residentBytes = (pid: number): number | undefined => {
   }
 }
 
+/** The parent's variables a worker process may see: the search path, and the C library's allocator settings. */
+const workerEnvironment = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && (entry[0] === "PATH" || entry[0].startsWith("MALLOC_"))
+    )
+  )
+
 export interface ProcessHostOptions {
   /** The built worker script (dist/native-worker.js). */
   readonly script: string
@@ -51,7 +59,9 @@ export const processHost =
     const child = fork(options.script, [], {
       // Not the parent's options (a test runner's loader): the worker is plain JavaScript.
       execArgv: [`--max-old-space-size=${options.heapMiB}`],
-      env: { ...process.env, ...options.env },
+      // Only what a worker needs: it typesets untrusted text in native code, and the server's own
+      // environment holds its secrets (the server key, the database's address, the admin token).
+      env: { ...workerEnvironment(), ...options.env },
       // PDFs travel as Uint8Array, not as JSON arrays of numbers.
       serialization: "advanced",
       // Nothing the child prints reaches the log: a Rust panic's message, written straight to its

@@ -19,7 +19,10 @@ const compiler = await startCompiler(data)
 serveJobs(
   {
     // The PDF's memory moves to the pool rather than being copied.
-    send: (reply) => port.postMessage(reply, "pdf" in reply ? [reply.pdf.buffer as ArrayBuffer] : []),
+    send: (reply, sent) => {
+      port.postMessage(reply, "pdf" in reply ? [reply.pdf.buffer as ArrayBuffer] : [])
+      sent?.()
+    },
     onJob: (handle) => port.on("message", handle)
   },
   {
