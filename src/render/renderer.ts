@@ -105,7 +105,7 @@ export interface RendererConfig {
   readonly workers: number
   readonly timeoutMs: number
   /**
-   * A worker whose compiler memory (WebAssembly memory; a native worker's resident memory) has
+   * A worker whose compiler memory (WebAssembly memory; what typesetting added to a native worker's resident memory) has
    * grown past this many MiB is replaced after its render (default 256).
    */
   readonly workerMemoryMiB?: number
@@ -117,7 +117,7 @@ export interface RendererConfig {
   /**
    * The most a worker's compiler memory may grow to during a render, in MiB (default
    * DEFAULT_COMPILER_MEMORY_MIB): a document that needs more fails with `rendering_failed`. A
-   * native worker's whole resident memory, read every 100 ms while it renders (process-host.ts).
+   * native worker's resident memory less what it held before its first job, read every 100 ms while it renders (process-host.ts).
    */
   readonly compilerMemoryMiB?: number
   /**

@@ -45,6 +45,7 @@ export const startNativeCompiler = (setup: NativeCompilerSetup): CompileBackend 
     // engine's).
     fontArgs: [{ fontPaths: setup.fontPaths }]
   })
+  const startedWith = process.memoryUsage.rss()
   return {
     compile: (task: CompileTask): Uint8Array => {
       const shadows = task.shadows.map((shadow) => join(setup.workspace, shadow.path))
@@ -62,8 +63,10 @@ export const startNativeCompiler = (setup: NativeCompilerSetup): CompileBackend 
     },
     // The binding exposes comemo's eviction, which the WebAssembly build does not (memo-eviction.ts).
     evict: (maxAge) => compiler.evictCache(maxAge),
-    // The whole process: Typst's memory is Rust's heap, outside anything V8 reports.
-    memoryBytes: () => process.memoryUsage.rss(),
+    // What typesetting has added to the process since the compiler started (Typst's memory is Rust's
+    // heap, outside anything V8 reports): the measure the WebAssembly workers' recycle threshold
+    // applies to, their compiler's memory, without the runtime's and the fonts' tables.
+    memoryBytes: () => Math.max(0, process.memoryUsage.rss() - startedWith),
     // The native compiler reads fonts itself; a file that fails to load is a missing face to Typst.
     isFontUnavailable: () => false
   }

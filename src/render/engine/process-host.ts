@@ -40,7 +40,7 @@ export interface ProcessHostOptions {
   readonly env: Readonly<Record<string, string>>
   /** The child's JavaScript heap (V8's old generation), in MiB. */
   readonly heapMiB: number
-  /** A rendering child whose resident memory passes this is killed and its job fails `out_of_memory`. */
+  /** A rendering child whose resident memory has grown by more than this since before its first job is killed, its job failing `out_of_memory`. */
   readonly memoryLimitBytes: number
 }
 
@@ -76,15 +76,20 @@ export const processHost =
     )
     child.on("exit", (code, signal) => lost({ outOfMemory: false, why: `worker process exited with ${signal ?? `code ${code}`}` }))
     child.send({ setup: options.setup })
+    // The bound applies to what rendering adds, as the WebAssembly compiler's does to its memory:
+    // the resident memory of the worker before its first job (runtime, binary, font tables) is not counted.
+    let baseline: number | undefined
+    const resident = () => (child.pid === undefined ? undefined : residentBytes(child.pid))
     const checkMemory = () => {
-      const resident = child.pid === undefined ? undefined : residentBytes(child.pid)
-      if (resident === undefined || resident <= options.memoryLimitBytes) return
+      const now = resident()
+      if (now === undefined || now - (baseline ?? 0) <= options.memoryLimitBytes) return
       lost({ outOfMemory: true, why: `the worker process grew past ${Math.round(options.memoryLimitBytes / 1048576)} MiB` })
       void kill(child)
     }
     return {
       post: (message) => child.send(message as object),
       busy: () => {
+        baseline ??= resident()
         child.ref()
         child.channel?.ref()
         clearInterval(watch)
