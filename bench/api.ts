@@ -13,7 +13,8 @@
  * concurrency 1 only, publishes revisions previewed before the run: each reuses its preview's
  * bytes (issue 23), and the "reused" column counts the jobs that did. Then, on PGlite, v1 convert
  * of the 60-page report with each engine (PRESSROOM_RENDER_ENGINE) at concurrency 1, against the
- * bare render of that engine.
+ * bare render of that engine. Each of the three parts (`platform`, `reuse`, `engines`) can be run
+ * alone: `npm run bench:api -- reuse engines`.
  *
  * For each database: a fresh server process (default worker count), an admin-plan account (no unit
  * runs out) and rate limits out of the way; a 20 s warm-up, then for each operation autocannon at
@@ -304,12 +305,22 @@ const benchDatabase = async (kind: DatabaseKind, operations: ReadonlyArray<Opera
   }
 }
 
-const bare = { letter: await bareRender(letter), resume: await bareRender(resume) }
-const operations = [v1Convert, v2Render("previews", bare.resume.p50), v2Render("publishes", bare.resume.p50), publishAfterPreview]
-const bareOf = (operation: string) => (operation.startsWith("v1") ? bare.letter : bare.resume)
+/** Which parts run: `npm run bench:api -- reuse engines` runs two; with none named, all three. */
+const SECTIONS = ["platform", "reuse", "engines"] as const
+const named = process.argv.slice(2)
+const unknown = named.filter((name) => !(SECTIONS as ReadonlyArray<string>).includes(name))
+if (unknown.length > 0) throw new Error(`unknown section ${unknown[0]}: choose among ${SECTIONS.join(", ")}`)
+const runsSection = (section: (typeof SECTIONS)[number]) => named.length === 0 || named.includes(section)
+
 const kinds: Array<DatabaseKind> = postgresUrl ? ["pglite", "postgres"] : ["pglite"]
+const bare = runsSection("platform") ? { letter: await bareRender(letter), resume: await bareRender(resume) } : undefined
+const operations = bare ? [v1Convert, v2Render("previews", bare.resume.p50), v2Render("publishes", bare.resume.p50)] : []
+const bareOf = (operation: string) => (operation.startsWith("v1") ? bare!.letter : bare!.resume)
 const runs: Array<Run & { kind: DatabaseKind }> = []
-for (const kind of kinds) for (const run of await benchDatabase(kind, operations)) runs.push({ ...run, kind })
+for (const kind of kinds) {
+  const chosen = [...operations, ...(runsSection("reuse") ? [publishAfterPreview] : [])]
+  if (chosen.length > 0) for (const run of await benchDatabase(kind, chosen)) runs.push({ ...run, kind })
+}
 
 /**
  * v1 convert of the 60-page report with each engine on PGlite, at concurrency 1 for 30 s, against
@@ -317,7 +328,7 @@ for (const kind of kinds) for (const run of await benchDatabase(kind, operations
  * megabyte stored and sent back), and the engines end to end.
  */
 const engineRuns: Array<Run & { engine: RenderEngine; bare: { p50: number; p95: number } }> = []
-for (const engine of ["wasm", "native"] as const) {
+for (const engine of runsSection("engines") ? (["wasm", "native"] as const) : []) {
   const bareReport = await bareRender(report, engine, 9)
   const [run] = await benchDatabase("pglite", [v1ConvertOf(report, "v1 convert, 60-page report", [[1, 30]])], engine)
   engineRuns.push({ ...run!, engine, bare: bareReport })
@@ -327,9 +338,10 @@ const ms = (value: number) => `${value.toFixed(1)} ms`
 console.log(
   `\n${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? "cpu"}, ${workers} cores, ${workers} render workers, Node ${process.version}\n`
 )
-console.log(
-  `Bare render (in process, sequential): letter p50 ${ms(bare.letter.p50)}, p95 ${ms(bare.letter.p95)}; résumé p50 ${ms(bare.resume.p50)}, p95 ${ms(bare.resume.p95)}\n`
-)
+if (bare)
+  console.log(
+    `Bare render (in process, sequential): letter p50 ${ms(bare.letter.p50)}, p95 ${ms(bare.letter.p95)}; résumé p50 ${ms(bare.resume.p50)}, p95 ${ms(bare.resume.p95)}\n`
+  )
 console.log(
   "| operation | database | concurrency | duration | p50 | p95 | requests/s | requests | errors | reused | render in server (mean) | p50 over bare render |"
 )
