@@ -236,6 +236,9 @@ const autocannonRun = (
         method: "POST",
         connections,
         duration: seconds,
+        // Not autocannon's 10 s: a v1 client that gives up cancels its conversion, and a cold
+        // server's first 60-page reports take longer than that.
+        timeout: 120,
         requests: [
           {
             setupRequest: (request) => {
