@@ -36,10 +36,10 @@ const LONG = LONG_HEAD + LONG_ROW.repeat(LONG_ROWS)
 const MEDIUM = `${"Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600)}[^n]: A note.\n`
 const SHORT = "# Next\n\nA short document.\n"
 
-/** The native workers this process runs: its children running dist/native-worker.js. */
-const nativeWorkers = (): Array<number> =>
-  readdirSync(`/proc/${process.pid}/task`)
-    .flatMap((task) => readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/))
+/** The native worker processes of `parent`: its children running dist/native-worker.js. */
+const nativeWorkersOf = (parent: number): Array<number> =>
+  readdirSync(`/proc/${parent}/task`)
+    .flatMap((task) => readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").trim().split(/\s+/))
     .filter(Boolean)
     .map(Number)
     .filter((pid) => {
@@ -49,6 +49,9 @@ const nativeWorkers = (): Array<number> =>
         return false
       }
     })
+
+/** The native workers this process runs. */
+const nativeWorkers = (): Array<number> => nativeWorkersOf(process.pid)
 
 /** A process's CPU time so far (user and system, in clock ticks), or undefined once it is gone. */
 const cpuTicks = (pid: number): number | undefined => {
@@ -159,20 +162,6 @@ t.test("a cancelled render kills its process; the next render succeeds", async (
   t.equal(renderer.workerReplacements().cancelled, 1, "counted as replaced for a cancellation")
   t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
 })
-
-/** The native worker processes of `parent`: its children running dist/native-worker.js. */
-const nativeWorkersOf = (parent: number): Array<number> =>
-  readdirSync(`/proc/${parent}/task`)
-    .flatMap((task) => readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").trim().split(/\s+/))
-    .filter(Boolean)
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("native-worker.js")
-      } catch {
-        return false
-      }
-    })
 
 /**
  * A process of its own holding a native renderer from the build (dist/index.js), rendering
