@@ -6,41 +6,18 @@
  * quickstart must poll its job: an example that reads the artifact from the first answer fails.
  * The PDFs it downloads are read back.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
-import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { markedBlocks } from "../helpers/doc-blocks.ts"
-import { until } from "../helpers/lifecycle.ts"
+import { freePort, runDocScript } from "../helpers/doc-script.ts"
 import { pageTexts } from "../helpers/pdf.ts"
 import { TEST_SERVER_KEY } from "../helpers/server-key.ts"
 
 const README_ADDRESS = "127.0.0.1:8080"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-
-/** Whether any process of process group `pgid` is still alive. */
-const groupAlive = (pgid: number) => {
-  try {
-    process.kill(-pgid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 t.test("the README's quickstart runs as written, and survives a 202", (t) =>
   forEachDatabase(t, async (t, database) => {
@@ -49,36 +26,24 @@ t.test("the README's quickstart runs as written, and survives a 202", (t) =>
     t.ok(blocks[0]!.code.includes(README_ADDRESS), `the README's server listens on ${README_ADDRESS}`)
     const port = await freePort()
     const downloads = mkdtempSync(join(tmpdir(), "pressroom-readme-"))
-    t.teardown(() => rmSync(downloads, { recursive: true, force: true }))
+    const dataDir = mkdtempSync(join(tmpdir(), "pressroom-readme-data-"))
+    t.teardown(() => {
+      rmSync(downloads, { recursive: true, force: true })
+      rmSync(dataDir, { recursive: true, force: true })
+    })
     // The server starts from the checkout, as `npm start` must; what the reader downloads lands
     // in a temporary folder rather than in the checkout.
     const [start, ...rest] = blocks.map((block) => block.code.replaceAll(README_ADDRESS, `127.0.0.1:${port}`))
     const script = [start, `cd ${JSON.stringify(downloads)}`, ...rest].join("\n")
-
-    const shell = spawn("bash", ["-euo", "pipefail", "-c", script], {
-      cwd: packageRoot,
-      // Its own process group, so that the teardown stops the server `npm start &` left running.
-      detached: true,
-      env: childEnv({
-        PORT: String(port),
-        PRESSROOM_DATA_DIR: mkdtempSync(join(tmpdir(), "pressroom-readme-data-")),
-        PRESSROOM_SYNC_THRESHOLD_MS: "0",
-        PRESSROOM_RENDER_WORKERS: "1",
-        ...(database.env.DATABASE_URL ? { PRESSROOM_SERVER_KEY: TEST_SERVER_KEY } : {}),
-        ...database.env
-      }),
-      stdio: ["ignore", "pipe", "pipe"]
+    const run = runDocScript(t, script, packageRoot, {
+      PORT: String(port),
+      PRESSROOM_DATA_DIR: dataDir,
+      PRESSROOM_SYNC_THRESHOLD_MS: "0",
+      PRESSROOM_RENDER_WORKERS: "1",
+      ...(database.env.DATABASE_URL ? { PRESSROOM_SERVER_KEY: TEST_SERVER_KEY } : {}),
+      ...database.env
     })
-    const pgid = shell.pid!
-    t.teardown(async () => {
-      if (groupAlive(pgid)) process.kill(-pgid, "SIGTERM")
-      await until("the quickstart's server to stop", async () => !groupAlive(pgid), 60_000)
-    })
-    let output = ""
-    shell.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    shell.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    const code = await new Promise<number | null>((resolve) => shell.once("exit", resolve))
-    t.equal(code, 0, "every block ran without an error", { output })
+    t.equal(await run.exited, 0, "every block ran without an error", { output: run.output() })
 
     for (const [file, words] of [
       ["report.pdf", "Quarterly report"],
