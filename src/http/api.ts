@@ -13,6 +13,7 @@ import { JobsApi } from "../jobs/api.ts"
 import { OpsApi } from "../ops/api.ts"
 import { TemplatesApi } from "../templates/api.ts"
 import { WebhooksApi } from "../webhooks/api.ts"
+import { describeForReaders } from "./openapi-docs.ts"
 import { describeHeaders } from "./openapi-headers.ts"
 
 export class PressroomApi extends HttpApi.make("pressroom")
@@ -28,4 +29,4 @@ export class PressroomApi extends HttpApi.make("pressroom")
   .annotate(OpenApi.Title, "Pressroom")
   .annotate(OpenApi.Version, "2.0.0")
   .annotate(OpenApi.Description, "Markdown to reproducible PDF through named templates.")
-  .annotate(OpenApi.Transform, describeHeaders) {}
+  .annotate(OpenApi.Transform, (spec) => describeForReaders(describeHeaders(spec))) {}
