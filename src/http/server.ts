@@ -19,6 +19,7 @@ import { WebhooksHandlers } from "../webhooks/http.ts"
 import { PressroomApi } from "./api.ts"
 import { connectionConfig, listenConfig } from "./config.ts"
 import { answerClientError } from "./connections.ts"
+import { withOverview } from "./docs-page.ts"
 import { errorEnvelope } from "./error-envelope.ts"
 import { OpsHandlers } from "../ops/http.ts"
 import { Metrics } from "../ops/metrics.ts"
@@ -73,6 +74,7 @@ const HttpLive = Layer.unwrapEffect(
 
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+  Layer.provide(HttpApiBuilder.middleware(withOverview(DOCS_PATH))),
   Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,
