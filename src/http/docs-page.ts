@@ -56,7 +56,9 @@ export const overviewOf = (spec: OpenApi.OpenAPISpec): string => {
   })
   return `<style>
 #pressroom-overview { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1b1f24 }
-#pressroom-overview table { border-collapse: collapse; width: 100% }
+#pressroom-overview table { border-collapse: collapse; width: 100%; table-layout: fixed }
+#pressroom-overview td:nth-child(1) { width: 4.5rem }
+#pressroom-overview td:nth-child(2) { width: 24rem; overflow-wrap: anywhere }
 #pressroom-overview td { border-top: 1px solid #d8dee4; padding: 0.3rem 0.6rem 0.3rem 0; vertical-align: top }
 #pressroom-overview code { font-size: 0.9em }
 body:has(.scalar-app) #pressroom-overview { display: none }
