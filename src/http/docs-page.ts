@@ -10,11 +10,11 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import { Effect } from "effect"
 import { PressroomApi } from "./api.ts"
 
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 /** `code` spans of Markdown as HTML, the rest escaped: summaries and descriptions use nothing else. */
 const inline = (markdown: string) =>
-  escape(markdown)
+  escapeHtml(markdown)
     .split("`")
     .map((part, index) => (index % 2 === 1 ? `<code>${part}</code>` : part))
     .join("")
@@ -50,9 +50,9 @@ export const overviewOf = (spec: OpenApi.OpenAPISpec): string => {
       .filter((operation) => operation.tag === tag.name)
       .map(
         (operation) =>
-          `<tr><td><code>${operation.method}</code></td><td><code>${escape(operation.path)}</code></td><td><strong>${escape(operation.operationId)}</strong> ${inline(operation.summary)}</td></tr>`
+          `<tr><td><code>${operation.method}</code></td><td><code>${escapeHtml(operation.path)}</code></td><td><strong>${escapeHtml(operation.operationId)}</strong> ${inline(operation.summary)}</td></tr>`
       )
-    return `<h2>${escape(tag.name)}</h2>\n<p>${inline(tag.description ?? "")}</p>\n<table>${rows.join("\n")}</table>`
+    return `<h2>${escapeHtml(tag.name)}</h2>\n<p>${inline(tag.description ?? "")}</p>\n<table>${rows.join("\n")}</table>`
   })
   return `<style>
 #pressroom-overview { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1b1f24 }
@@ -64,7 +64,7 @@ export const overviewOf = (spec: OpenApi.OpenAPISpec): string => {
 body:has(.scalar-app) #pressroom-overview { display: none }
 </style>
 <main id="pressroom-overview">
-<h1>${escape(spec.info.title)} API reference</h1>
+<h1>${escapeHtml(spec.info.title)} API reference</h1>
 <p>${inline(introduction)} The whole document: <a href="/api/v2/openapi.json">/api/v2/openapi.json</a>.</p>
 ${sections.join("\n")}
 </main>`
