@@ -1,9 +1,11 @@
 /**
  * The reader's part of the OpenAPI document (issue 38): the introduction, a description of every
- * tag, and a summary for each operation that does not carry its own `OpenApi.Summary`. An
- * endpoint's own annotations win; this fills only what they leave empty, so the reference at
- * /docs never shows an operation by its path alone.
+ * tag, a summary for each operation that does not carry its own `OpenApi.Summary`, and request
+ * examples (openapi-examples.ts). An endpoint's own annotations win; this fills only what they
+ * leave empty, so the reference at /docs never shows an operation by its path alone.
  */
+
+import { withRequestExamples } from "./openapi-examples.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
 type Json = Record<string, any>
@@ -71,7 +73,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   "ops.openapi": "This OpenAPI 3.1 document"
 }
 
-/** The document with the introduction, every tag's description and every operation's summary. */
+/** The document with the introduction, every tag's description, every operation's summary and request examples. */
 export const describeForReaders = (spec: Json): Json => {
   const info = { ...spec.info, description: INTRODUCTION }
   const tags = (spec.tags ?? []).map((tag: Json) => ({ ...tag, description: tag.description ?? TAGS[tag.name] }))
@@ -85,5 +87,5 @@ export const describeForReaders = (spec: Json): Json => {
       )
     )
   }
-  return { ...spec, info, tags, paths }
+  return withRequestExamples({ ...spec, info, tags, paths })
 }
