@@ -1,6 +1,6 @@
 /**
  * The reader's part of the OpenAPI document (issue 38): the introduction, a description of every
- * tag, a summary for each operation that does not carry its own `OpenApi.Summary`, and request
+ * tag, a summary and a description for each operation that does not carry its own, and request
  * examples (openapi-examples.ts). An endpoint's own annotations win; this fills only what they
  * leave empty, so the reference at /docs never shows an operation by its path alone.
  */
@@ -73,6 +73,61 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   "ops.openapi": "This OpenAPI 3.1 document"
 }
 
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  "v1.convert":
+    "Renders the Markdown with a catalog template (`templateId`, default `clean`) or an account's custom template (`customTemplateId`) and answers the PDF itself, once it is ready. A successful conversion uses one unit; a failed one (422 `rendering_failed`), a refused request or a client that disconnects costs nothing. No Idempotency-Key: a conversion sent again is typeset again, unless its bytes can be reused.",
+  "documents.create":
+    "Creates a document and its first revision: the Markdown (at most 200,000 characters) and the render spec (`locale`, `templateId`, `options`). Nothing is rendered yet: preview or publish the revision next. `taskId` is yours, to find the document again.",
+  "documents.list":
+    "The owner's documents, newest first, deleted ones left out. Page with `limit` (1 to 100) and the `nextCursor` of the previous page.",
+  "documents.get": "A document and its latest revision. Another account's document answers 404, as a missing one does.",
+  "documents.delete":
+    "Starts the deletion: queued jobs are cancelled, running ones stopped (their units released), artifacts answer 410 at once; the Markdown and the PDFs are removed once no job runs. A repeated DELETE answers `already_deleting` or `already_deleted`.",
+  "documents.createRevision":
+    "Adds an immutable revision to the document; `sequence` counts 1, 2, 3 … `parentRevisionId` must be null or one of this document's revisions (422). A deleted or deleting document refuses it with 409.",
+  "documents.createPreview":
+    "Renders the revision into a private PDF kept 15 minutes, using no unit. Answers 200 with the ended job when it ends within the synchronous threshold (2 s by default), else 202 with the job queued or running: poll `links.self`.",
+  "documents.createPublication":
+    "Renders the revision into the PDF to keep (seven days) and uses one unit, reserved now and released if the job fails or is cancelled. A revision just previewed reuses the preview's bytes. 200 with the ended job, or 202 while it runs: poll `links.self`. 402 when no unit is left.",
+  "jobs.get":
+    "The job with its status, error, provenance and retention, its artifact once it has succeeded (size, pages, SHA-256, `downloadPath`), its links and up to 100 warnings. Poll it after a 202 until `status` is `succeeded`, `failed` or `cancelled`.",
+  "jobs.cancel":
+    "Cancels a queued job at once, or stops a running render. 200 once the job has ended (cancelled, or done before the cancel reached it), 202 while the render stops. A cancelled job's unit is released. The body is empty or `{}`.",
+  "artifacts.download":
+    "The PDF, with `Content-Disposition` and an `ETag` (its SHA-256): send it back as `If-None-Match` for a 304. 410 `artifact_expired` once the artifact has expired or its document was deleted.",
+  "artifacts.createLink":
+    "Mints a signed URL (`href`) that downloads the PDF without a key, valid `PRESSROOM_LINK_TTL_SECONDS` (300 at most) and never past the artifact's own expiry. Nothing is stored: any process of a cluster serves it. No Idempotency-Key is needed.",
+  "artifactLinks.download":
+    "The PDF behind a link made by `POST /api/v2/artifacts/{artifactId}/links`, with no API key. An altered, malformed or expired link is 403 and serves no bytes; an expired artifact is 410.",
+  "artifactLinks.head": "The answer of a download by link without its body: whether the link still works.",
+  "templates.create":
+    "Saves options and overrides (`paper`, `fontFamily`) on a catalog template under a name, for v1 convert's `customTemplateId`. The request's own options win over the template's.",
+  "templates.list": "The account's custom templates, deleted ones left out.",
+  "templates.get": "One custom template. Another account's answers 404.",
+  "templates.delete": "Deletes the custom template; `deletedAt` is set and later conversions naming it answer 404.",
+  "webhooks.create":
+    "Subscribes an `https://` endpoint to 1 to 3 of `job.succeeded`, `job.failed` and `job.cancelled`. The answer holds the `signingSecret` (`whsec_…`), shown only here and in a replay of this request: keep it to verify deliveries (Standard Webhooks). At most `PRESSROOM_WEBHOOK_MAX_SUBSCRIPTIONS` (20) active subscriptions.",
+  "webhooks.list":
+    "The owner's subscriptions, newest first, disabled ones included, each with its current secret's version and fingerprint but never the secret.",
+  "webhooks.rotateSecret":
+    "Makes a new signing secret of the next version, shown only in this answer. The previous one keeps signing beside it for `PRESSROOM_WEBHOOK_ROTATION_OVERLAP_SECONDS` (24 h), so deliveries carry both signatures meanwhile.",
+  "webhooks.disable":
+    "Stops the subscription: no more deliveries, and those still pending are dropped. It cannot be enabled again; create another.",
+  "admin.createAccount":
+    "An account with a plan: `free` (25 units a month), `monthly` (500), `yearly` (1,000), `credits` (0, credit packs only) or `admin` (unlimited); `monthlyUnits` overrides the plan's figure.",
+  "admin.getAccount": "The account and its usage this UTC month: units used, reserved by running jobs and remaining, and the credit-pack units left.",
+  "admin.createKey":
+    "An API key for the account, shown once in `secret` (only its SHA-256 is kept). `{}` gives a key with every scope in the environment the server accepts; `scopes` narrows it (at least one), `expiresAt` ends it.",
+  "admin.revokeKey": "The key stops working at once: every request with it is 401.",
+  "admin.addCreditPacks": "Adds packs of 250 units, used after the monthly allowance; they never expire.",
+  "ops.healthz": "200 while the process answers, whatever its dependencies.",
+  "ops.readyz":
+    "200 once the database is reachable, migrations are applied, the fonts verified and the render workers warm; 503 `not_ready` otherwise, with the checks.",
+  "ops.metrics":
+    "Prometheus text: requests by route and status, render durations, jobs by status, queue depth, units by state, worker replacements and webhook deliveries.",
+  "ops.openapi": "This document, generated from the schemas the server validates with."
+}
+
 /** The document with the introduction, every tag's description, every operation's summary and request examples. */
 export const describeForReaders = (spec: Json): Json => {
   const info = { ...spec.info, description: INTRODUCTION }
@@ -81,8 +136,15 @@ export const describeForReaders = (spec: Json): Json => {
   for (const [path, item] of Object.entries<Json>(spec.paths ?? {})) {
     paths[path] = Object.fromEntries(
       Object.entries(item).map(([method, operation]) =>
-        operation && typeof operation === "object" && "operationId" in operation && !operation.summary && SUMMARIES[operation.operationId]
-          ? [method, { ...operation, summary: SUMMARIES[operation.operationId] }]
+        operation && typeof operation === "object" && "operationId" in operation
+          ? [
+              method,
+              {
+                ...operation,
+                summary: operation.summary || SUMMARIES[operation.operationId],
+                description: operation.description || DESCRIPTIONS[operation.operationId]
+              }
+            ]
           : [method, operation]
       )
     )

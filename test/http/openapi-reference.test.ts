@@ -16,7 +16,11 @@ const spec = OpenApi.fromApi(PressroomApi)
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([, operation]) => typeof operation === "object" && operation !== null && "operationId" in operation)
-    .map(([method, operation]) => ({ path, method, ...(operation as { operationId: string; summary?: string; requestBody?: any }) }))
+    .map(([method, operation]) => ({
+      path,
+      method,
+      ...(operation as { operationId: string; summary?: string; description?: string; requestBody?: any })
+    }))
 )
 
 t.test("the introduction covers authentication, units, idempotency, polling, errors and webhooks", async (t) => {
@@ -33,11 +37,12 @@ t.test("every tag has a description", async (t) => {
   for (const tag of spec.tags) t.ok(tag.description, tag.name)
 })
 
-t.test("every operation has a summary that names what authorises it", async (t) => {
+t.test("every operation has a summary that names what authorises it, and a description", async (t) => {
   t.ok(operations.length >= 33, `${operations.length} operations`)
   for (const operation of operations) {
     const summary = operation.summary ?? ""
     t.ok(summary, `${operation.operationId} has a summary`)
+    t.ok(operation.description, `${operation.operationId} has a description`)
     if (operation.path.startsWith("/admin/")) t.match(summary, "admin token", `${operation.operationId} names the admin token`)
     else if (/^(artifactLinks|ops)\./.test(operation.operationId))
       continue // no credential: a signed link, or an operations endpoint
