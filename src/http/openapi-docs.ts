@@ -115,7 +115,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Stops the subscription: no more deliveries, and those still pending are dropped. It cannot be enabled again; create another.",
   "admin.createAccount":
     "An account with a plan: `free` (25 units a month), `monthly` (500), `yearly` (1,000), `credits` (0, credit packs only) or `admin` (unlimited); `monthlyUnits` overrides the plan's figure.",
-  "admin.getAccount": "The account and its usage this UTC month: units used, reserved by running jobs and remaining, and the credit-pack units left.",
+  "admin.getAccount":
+    "The account and its usage this UTC month: units used, reserved by running jobs and remaining, and the credit-pack units left.",
   "admin.createKey":
     "An API key for the account, shown once in `secret` (only its SHA-256 is kept). `{}` gives a key with every scope in the environment the server accepts; `scopes` narrows it (at least one), `expiresAt` ends it.",
   "admin.revokeKey": "The key stops working at once: every request with it is 401.",
