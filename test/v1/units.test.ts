@@ -7,6 +7,7 @@ import t from "tap"
 import { convert, createAccount, usageOf } from "../helpers/api.ts"
 import { breakArtifactWrites } from "../helpers/artifact-bytes.ts"
 import { forEachDatabase, freshDatabase } from "../helpers/database.ts"
+import { slowTable, until } from "../helpers/lifecycle.ts"
 import { startServer } from "../helpers/server.ts"
 
 const jobsTotal = async (server: { url: string }) => {
@@ -26,9 +27,6 @@ const jobsWithStatus = (server: { url: string }, status: string) => metric(serve
 /** Compiler workers replaced for `reason`; every reason is always listed. */
 const replacements = (server: { url: string }, reason: string) =>
   metric(server, "pressroom_render_worker_replacements_total", "reason", reason, Number.NaN)
-
-/** 186,000 characters of one table: far longer to typeset than this server's 3 s deadline. */
-const slowTable = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
 
 await forEachDatabase(t, async (t, database) => {
   const server = await startServer(t, {
@@ -93,21 +91,22 @@ await forEachDatabase(t, async (t, database) => {
   await t.test("a client that gives up cancels its job, queued or running, and the unit is released", async (t) => {
     const account = await createAccount(server)
     const cancelledBefore = await jobsWithStatus(server, "cancelled")
+    const states = async () => ({ running: await jobsWithStatus(server, "running"), queued: await jobsWithStatus(server, "queued") })
+    t.same(await states(), { running: 0, queued: 0 }, "no job is running or queued before")
     const running = new AbortController()
     const queued = new AbortController()
     // One render worker: the slow table holds it until the deadline, the second job waits behind it.
     const first = convert(server, account.key, { markdown: slowTable }, { signal: running.signal }).catch(() => "aborted")
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await until("the slow table to run", async () => (await states()).running === 1)
     const second = convert(server, account.key, { markdown: "Never rendered." }, { signal: queued.signal }).catch(() => "aborted")
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await until("the second job to be queued", async () => (await states()).queued === 1)
+    t.same(await states(), { running: 1, queued: 1 }, "the first job runs, the second waits behind it")
     queued.abort()
     running.abort()
     t.same(await Promise.all([first, second]), ["aborted", "aborted"])
-    const deadline = Date.now() + 10_000
-    while ((await jobsWithStatus(server, "cancelled")) < cancelledBefore + 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    await until("both jobs to end", async () => (await jobsWithStatus(server, "cancelled")) >= cancelledBefore + 2)
     t.equal(await jobsWithStatus(server, "cancelled"), cancelledBefore + 2, "both jobs were cancelled")
+    t.same(await states(), { running: 0, queued: 0 }, "neither runs nor waits any more")
     const usage = await usageOf(server, account.accountId)
     t.equal(usage.used + usage.reserved, 0, "both units were released")
   })
