@@ -11,6 +11,10 @@ import { testEngine } from "../helpers/render.ts"
 
 const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 1500 })
 t.teardown(() => renderer.close())
+// The deep inputs that are flattened render in a few seconds: a deadline far past that, so that a
+// loaded machine cannot turn them into timeouts.
+const patient = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 120_000 })
+t.teardown(() => patient.close())
 
 /** A document that takes several seconds to typeset: many large tables (about 150,000 characters). */
 const slowDocument = (): string => {
@@ -72,10 +76,6 @@ const DEEP: ReadonlyArray<{ name: string; markdown: string; outcome: "flattened"
     outcome: "timeout"
   }
 ]
-
-// The flattened ones render in a few seconds: a deadline far past that, so that a loaded machine cannot turn them into timeouts.
-const patient = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 120_000 })
-t.teardown(() => patient.close())
 
 for (const { name, markdown, outcome } of DEEP) {
   t.test(

@@ -3,13 +3,15 @@
  * renders: the renderer resolves with a PDF that mupdf opens. fast-check prints the seed and the
  * shrunk counterexample when a run fails. The fragments include malformed images (a PNG and SVGs
  * Typst cannot decode), which must give alt text, never a failed render (gfm.test.ts asserts the
- * warning).
+ * warning). The main run renders 50 documents, PRESSROOM_TEST_FULL=1 renders 300
+ * (test/helpers/sample.ts); each run draws new ones.
  */
 import t from "tap"
 import fc from "fast-check"
 import { Renderer } from "../../src/render/renderer.ts"
 import { isValidPdf } from "../helpers/pdf.ts"
 import { PNG_1x1, testEngine } from "../helpers/render.ts"
+import { fullRun } from "../helpers/sample.ts"
 
 const FRAGMENTS = [
   "# ",
@@ -148,6 +150,8 @@ const markdown = fc
 const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
 
+const RUNS = fullRun ? 300 : 50
+
 t.test("arbitrary Markdown always renders to a PDF", async (t) => {
   // fc.assert rejects with the seed and the shrunk counterexample when one document fails.
   await t.resolves(
@@ -157,8 +161,8 @@ t.test("arbitrary Markdown always renders to a PDF", async (t) => {
         if (!isValidPdf(result.pdf)) throw new Error("the result is not a PDF mupdf opens")
         if (result.pageCount < 1) throw new Error("no pages")
       }),
-      { numRuns: 150 }
+      { numRuns: RUNS }
     ),
-    "150 documents render"
+    `${RUNS} documents render`
   )
 })
