@@ -12,7 +12,7 @@ import { createAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { SHA256 } from "../helpers/job-response.ts"
 import { startServer } from "../helpers/server.ts"
-import { download, mutate, newDocument, renderBody } from "../helpers/v2.ts"
+import { awaitJob, download, mutate, newDocument, renderBody } from "../helpers/v2.ts"
 
 /** What determines the bytes: equal for equal source and spec. */
 const SHARED = [
@@ -47,7 +47,7 @@ await forEachDatabase(t, async (t, database) => {
     }
   }
 
-  /** A preview or publication of the revision with `filename`, awaited (the threshold allows it). */
+  /** A preview or publication of the revision with `filename`, awaited (past the threshold, at its job). */
   const render = async (
     purpose: "previews" | "publishes",
     document: { documentId: string; revisionId: string },
@@ -61,8 +61,9 @@ await forEachDatabase(t, async (t, database) => {
       key,
       renderBody(document.revisionId, filename)
     )
-    if (response.body?.job?.status !== "succeeded") throw new Error(`render did not succeed: ${JSON.stringify(response.body)}`)
-    return response.body
+    const ended = response.status === 202 ? (await awaitJob(server, key, response.body.job.id)).body : response.body
+    if (ended?.job?.status !== "succeeded") throw new Error(`render did not succeed: ${JSON.stringify(ended)}`)
+    return ended
   }
 
   await t.test(
