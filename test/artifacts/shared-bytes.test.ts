@@ -5,7 +5,7 @@
  * and a reuse that meets an artifact being expired waits for it and then finds it gone.
  */
 import { SqlClient } from "@effect/sql"
-import { Deferred, Effect, Fiber, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import t from "tap"
 import { ArtifactRepository } from "../../src/artifacts/repository.ts"
 import { convert, createAccount } from "../helpers/api.ts"
@@ -37,6 +37,22 @@ else
           sql`update artifacts set status = 'available', expires_at = now() + ${expiresInMs} * interval '1 millisecond' where id = ${id}`
       )
 
+    /** Polls `check` (a query answering one row with `ok`) every 20 ms until it holds. */
+    const pollUntil = (check: Effect.Effect<ReadonlyArray<{ ok: boolean }>, unknown, SqlClient.SqlClient>) =>
+      check.pipe(
+        Effect.repeat({ until: (rows) => rows[0]?.ok === true, schedule: Schedule.spaced("20 millis") }),
+        Effect.timeoutFail({ duration: "30 seconds", onTimeout: () => new Error("the database never reached the state awaited") })
+      )
+    /** Until the database's clock has passed the artifact's expiresAt. */
+    const pastExpiry = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      pollUntil(sql<{ ok: boolean }>`select expires_at <= now() as ok from artifacts where id = ${id}`)
+    )
+    /** Until a session of this database waits for a lock: the reuse, blocked by the expiry's row lock. */
+    const blockedOnLock = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      pollUntil(sql<{ ok: boolean }>`
+        select count(*) = 1 as ok from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+    )
+
     /** Runs `statement` in a transaction left open until `commit` is run; `value` is what the statement answered. */
     const openTransaction = <A>(statement: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>
       Effect.gen(function* () {
@@ -63,7 +79,7 @@ else
           const artifacts = yield* ArtifactRepository
           yield* setAvailable(1_000)
           const reuse = yield* openTransaction(artifacts.holdAvailable(id))
-          yield* Effect.sleep("1200 millis") // past its expiresAt, still held
+          yield* pastExpiry // still held
           const expiredWhileHeld = yield* artifacts.expireDue
           const stillReferenced = yield* artifacts.unreferenced([key])
           yield* reuse.commit
@@ -86,7 +102,7 @@ else
           yield* setAvailable(60_000)
           const expiry = yield* openTransaction(sql`update artifacts set status = 'expired' where id = ${id}`)
           const reuse = yield* sql.withTransaction(artifacts.holdAvailable(id)).pipe(Effect.fork)
-          yield* Effect.sleep("500 millis")
+          yield* blockedOnLock
           const answeredEarly = Option.isSome(yield* Fiber.poll(reuse))
           yield* expiry.commit
           return { answeredEarly, holds: yield* Fiber.join(reuse) }

@@ -11,14 +11,20 @@ export interface TcpProxy {
   readonly through: (databaseUrl: string) => string
   readonly cut: () => void
   readonly restore: () => void
+  /** Connections refused while cut, so far: a client tried to come back. */
+  readonly refused: () => number
 }
 
 export const startTcpProxy = async (t: TestContext, databaseUrl: string): Promise<TcpProxy> => {
   const target = new URL(databaseUrl)
   const open = new Set<net.Socket>()
   let up = true
+  let refused = 0
   const server = net.createServer((client) => {
-    if (!up) return void client.destroy()
+    if (!up) {
+      refused++
+      return void client.destroy()
+    }
     const upstream = net.connect(Number(target.port || 5432), target.hostname)
     for (const socket of [client, upstream]) {
       open.add(socket)
@@ -53,6 +59,7 @@ export const startTcpProxy = async (t: TestContext, databaseUrl: string): Promis
     },
     restore: () => {
       up = true
-    }
+    },
+    refused: () => refused
   }
 }

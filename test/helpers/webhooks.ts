@@ -26,6 +26,9 @@ export const webhookClient = (server: RunningServer, receiver: Awaited<ReturnTyp
     (await requestJson(server, "GET", "/api/v2/webhooks", { token: account.key })).body.subscriptions.find(
       (s: { id: string }) => s.id === id
     ),
+  /** The subscription's deliveries as its history lists them, newest first. */
+  deliveriesOf: async (account: TestAccount, id: string): Promise<Array<any>> =>
+    (await requestJson(server, "GET", `/api/v2/webhooks/${id}/deliveries`, { token: account.key })).body.deliveries,
   /** A job of `account` run to its end: a preview unless `final`. */
   render: async (account: TestAccount, options: { final?: boolean; markdown?: string } = {}) => {
     const { documentId, revisionId } = await newDocument(server, account.key, options.markdown ? { markdown: options.markdown } : {})

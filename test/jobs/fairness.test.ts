@@ -5,7 +5,9 @@
  * invariants (attempt, fencing token, first start). Then the supervisor end to end with the stub
  * renderer (test/helpers/stub-renderer.ts): while one owner holds every slot with renders and has
  * more queued, another owner's job starts at the next slot that frees, also when the slots belong
- * to two processes sharing one PostgreSQL database.
+ * to two supervisors sharing one PostgreSQL database, each with its own platform and connection
+ * pool (two runtimes in this one process: what separates them is their connections and the
+ * database's locks; two real server processes are tested in test/documents/cluster.test.ts).
  */
 import { SqlClient } from "@effect/sql"
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option } from "effect"
@@ -180,7 +182,7 @@ t.test("the claim order", (t) =>
   })
 )
 
-/** A supervisor process in this test: the platform over the stub renderer and `database`. */
+/** A supervisor in this test process: the platform over the stub renderer and `database`, in a runtime of its own. */
 const startProcess = async (t: TestContext, database: TestDatabase, workers: number) => {
   const config = ConfigProvider.fromMap(
     new Map([
@@ -267,7 +269,7 @@ t.test("the supervisor", (t) =>
     })
 
     if (database.kind === "postgres") {
-      await t.test("also when the slots are two processes sharing the database", async (t) => {
+      await t.test("also when the slots are two supervisors, each with its own connections, sharing the database", async (t) => {
         const processes = [await startProcess(t, database, 1), await startProcess(t, database, 1)]
         const order = await heavyOwnerThenLightOwner(processes, 2)
         t.equal(order[2], "one line", "the one-line document started third, before a3 and a4")

@@ -23,7 +23,6 @@ import { JobStore } from "../../src/jobs/job-store.ts"
 import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
 import { JobLifecycle } from "../../src/jobs/lifecycle.ts"
 import { rescueLapsedJobs } from "../../src/jobs/rescuer.ts"
-import { delayBeforeAttempt, MAX_ATTEMPTS } from "../../src/jobs/retry-policy.ts"
 import { platformOver } from "../../src/platform.ts"
 import { Outbox } from "../../src/webhooks/outbox.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
@@ -38,6 +37,12 @@ const config = ConfigProvider.fromMap(
     ["PRESSROOM_JOB_LEASE_MS", "3000"]
   ])
 )
+
+// The retry policy as ARCHITECTURE.md and src/jobs/retry-policy.ts state it, written out here so
+// that a change to the policy fails this test until both are changed: three attempts at most,
+// 1 s before the second and 4 s before the third.
+const MAX_ATTEMPTS = 3
+const BACKOFF_MS = { 2: 1000, 3: 4000 } as const
 
 const spec = (markdown: string) => ({ markdown, templateId: "clean", locale: "en", options: {}, filename: "document.pdf" })
 
@@ -171,7 +176,7 @@ t.test("jobs in process", (t) =>
       t.equal(job.status, "succeeded")
       t.equal(job.attemptCount, 3)
       t.equal(await run(stub.attemptsOf("crash 2")), 3)
-      const backoff = delayBeforeAttempt(2) + delayBeforeAttempt(3)
+      const backoff = BACKOFF_MS[2] + BACKOFF_MS[3]
       t.ok(elapsed >= backoff, `the attempts waited the backoff (${elapsed} ms, at least ${backoff})`)
       t.same(await run(traces(job.id)), { units: ["committed"], artifacts: 1, events: ["job.succeeded"] })
     })
@@ -278,7 +283,7 @@ t.test("a lapsed lease", (t) =>
       )
       t.equal(result.row.status, "queued")
       t.equal(result.row.fencing_token, result.claim.fencingToken + 1, "the fencing token moved on")
-      const backoff = delayBeforeAttempt(2) / 1000
+      const backoff = BACKOFF_MS[2] / 1000
       t.ok(result.row.due_in > backoff - 0.5 && result.row.due_in <= backoff, `due after the backoff (${result.row.due_in.toFixed(2)} s)`)
       t.equal(result.staleWrite, false, "the vanished holder can no longer write the job")
     })

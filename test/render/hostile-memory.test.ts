@@ -3,13 +3,16 @@
  * the process's memory by more than 600 MiB over its warm level while it renders, the other worker
  * idle; each ends as a PDF or as `rendering_failed`, and the pool serves the next render. The
  * inputs are those of test/fixtures/pathological.ts: deep nesting, unclosed runs, definitions and
- * columns by the thousand. The ceiling is generous on purpose (bench/hostile.ts measures).
+ * columns by the thousand. The ceiling is generous on purpose (bench/hostile.ts measures). The
+ * main run holds a third of the inputs to it (the same third every run, the issue's 10,000 block
+ * quotes among them); PRESSROOM_TEST_FULL=1 holds every one (test/helpers/sample.ts).
  */
 import { readFileSync } from "node:fs"
 import t from "tap"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { pathologicalInputs } from "../fixtures/pathological.ts"
 import { isValidPdf, pdfText } from "../helpers/pdf.ts"
+import { sampled, share } from "../helpers/sample.ts"
 
 const CEILING_MIB = 600
 
@@ -24,7 +27,10 @@ t.teardown(() => renderer.close())
 const warmUp = () => renderer.render({ markdown: "a *warm* `pool`, [linked](https://example.com)\n\n> - quoted\n", templateId: "clean" })
 await warmUp()
 
-for (const input of pathologicalInputs) {
+const inputs = sampled(pathologicalInputs, 3)
+t.comment(`${share(inputs.length, pathologicalInputs.length)} inputs`)
+
+for (const input of inputs) {
   t.test(`${input.name}: within ${CEILING_MIB} MiB, a PDF or rendering_failed`, async (t) => {
     t.ok(input.markdown.length <= 200_000, `${input.markdown.length} characters`)
     await warmUp()

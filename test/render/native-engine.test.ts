@@ -234,8 +234,18 @@ t.test("a process killed from outside is replaced; its job is tried again in the
   t.equal((await renderer.render({ markdown: MEDIUM, templateId: "clean" })).sha256, reference.sha256, "and the next render succeeds")
 
   const [busy] = nativeWorkers()
+  const idleTicks = cpuTicks(busy!)!
+  let rendered = false
   const during = renderer.render({ markdown: MEDIUM, templateId: "clean" })
-  await sleep(100)
+  void during.then(
+    () => {
+      rendered = true
+    },
+    () => {}
+  )
+  // The process has taken the job once it burns CPU; the kill must land before its result.
+  while (cpuTicks(busy!) === idleTicks) await sleep(10)
+  t.notOk(rendered, "the process is killed while it renders")
   process.kill(busy!, "SIGKILL")
   t.equal((await during).sha256, reference.sha256, "a job whose process was killed succeeds in the fresh one, with the same bytes")
   t.equal(renderer.workerReplacements().crashed, 2, "which replaced it")

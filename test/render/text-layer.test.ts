@@ -3,6 +3,8 @@
  * sentences with digits, punctuation and a bold span) rendered in every one of the 57 templates is
  * read back by two independent extractors, mupdf and pdf.js, and every word of the source must come
  * out intact, its letters in logical order (test/helpers/words.ts says what is undone first).
+ * The main run reads each locale in a sixth of the templates, in turns so that every template is
+ * read in two locales; PRESSROOM_TEST_FULL=1 reads all 684 (test/helpers/sample.ts).
  *
  * Where a reader cannot read what Typst 0.14.2 writes, the check still runs and is reported as a
  * TODO naming the cause (docs/text-layer.md has the investigation); it does not fail the suite, and
@@ -15,6 +17,7 @@ import { Renderer } from "../../src/render/renderer.ts"
 import { REPORTS } from "../fixtures/reports.ts"
 import { pageTexts, pdfjsPageTexts } from "../helpers/pdf.ts"
 import { mapLimit, testEngine } from "../helpers/render.ts"
+import { sampled, share } from "../helpers/sample.ts"
 import { lostWords, softHyphenBreaks } from "../helpers/words.ts"
 
 type Extractor = "mupdf" | "pdf.js"
@@ -44,16 +47,17 @@ const limit = (locale: Locale, extractor: Extractor) => {
   return todo ? { todo } : {}
 }
 
-for (const locale of LOCALES) {
-  t.test(`${locale}: every word intact in all ${TEMPLATE_IDS.length} templates`, async (t) => {
-    const lost = await mapLimit(TEMPLATE_IDS, 2, (templateId) => read(REPORTS[locale], templateId, locale))
-    TEMPLATE_IDS.forEach((templateId, i) => {
+LOCALES.forEach((locale, l) => {
+  const templateIds = sampled(TEMPLATE_IDS, 6, l)
+  t.test(`${locale}: every word intact in ${share(templateIds.length, TEMPLATE_IDS.length)} templates`, async (t) => {
+    const lost = await mapLimit(templateIds, 2, (templateId) => read(REPORTS[locale], templateId, locale))
+    templateIds.forEach((templateId, i) => {
       for (const extractor of ["mupdf", "pdf.js"] as const) {
         t.same(lost[i]![extractor], [], `${templateId}: ${extractor} reads every word`, limit(locale, extractor))
       }
     })
   })
-}
+})
 
 t.test("Arabic with harakat (vowel marks) keeps its words", async (t) => {
   const todo =

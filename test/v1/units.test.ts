@@ -7,6 +7,7 @@ import t from "tap"
 import { convert, createAccount, usageOf } from "../helpers/api.ts"
 import { breakArtifactWrites } from "../helpers/artifact-bytes.ts"
 import { forEachDatabase, freshDatabase } from "../helpers/database.ts"
+import { slowTable, until } from "../helpers/lifecycle.ts"
 import { startServer } from "../helpers/server.ts"
 
 const jobsTotal = async (server: { url: string }) => {
@@ -15,10 +16,10 @@ const jobsTotal = async (server: { url: string }) => {
 }
 
 /** The value of one labelled series in /metrics, or `absent` when /metrics does not list it. */
-const metric = async (server: { url: string }, name: string, label: string, value: string, absent: number) => {
-  const text = await (await fetch(`${server.url}/metrics`)).text()
-  return Number(new RegExp(`^${name}\\{${label}="${value}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? absent)
-}
+const metricIn = (text: string, name: string, label: string, value: string, absent: number) =>
+  Number(new RegExp(`^${name}\\{${label}="${value}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? absent)
+const metric = async (server: { url: string }, name: string, label: string, value: string, absent: number) =>
+  metricIn(await (await fetch(`${server.url}/metrics`)).text(), name, label, value, absent)
 
 /** A status no job has yet is not listed. */
 const jobsWithStatus = (server: { url: string }, status: string) => metric(server, "pressroom_jobs", "status", status, 0)
@@ -27,14 +28,12 @@ const jobsWithStatus = (server: { url: string }, status: string) => metric(serve
 const replacements = (server: { url: string }, reason: string) =>
   metric(server, "pressroom_render_worker_replacements_total", "reason", reason, Number.NaN)
 
-/** 186,000 characters of one table: far longer to typeset than this server's 3 s deadline. */
-const slowTable = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
-
 await forEachDatabase(t, async (t, database) => {
   const server = await startServer(t, {
     ...database.env,
     PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: "25",
-    PRESSROOM_RENDER_TIMEOUT_MS: "3000"
+    // Long enough for a client to see its job run and the next one queue behind it, and abort both, on a loaded machine.
+    PRESSROOM_RENDER_TIMEOUT_MS: "6000"
   })
 
   await t.test("one unit left: 20 concurrent conversions admit exactly one", async (t) => {
@@ -93,21 +92,29 @@ await forEachDatabase(t, async (t, database) => {
   await t.test("a client that gives up cancels its job, queued or running, and the unit is released", async (t) => {
     const account = await createAccount(server)
     const cancelledBefore = await jobsWithStatus(server, "cancelled")
+    // Both from one reading of /metrics.
+    const states = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text()
+      return {
+        running: metricIn(text, "pressroom_jobs", "status", "running", 0),
+        queued: metricIn(text, "pressroom_jobs", "status", "queued", 0)
+      }
+    }
+    t.same(await states(), { running: 0, queued: 0 }, "no job is running or queued before")
     const running = new AbortController()
     const queued = new AbortController()
     // One render worker: the slow table holds it until the deadline, the second job waits behind it.
     const first = convert(server, account.key, { markdown: slowTable }, { signal: running.signal }).catch(() => "aborted")
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await until("the slow table to run", async () => (await states()).running === 1)
     const second = convert(server, account.key, { markdown: "Never rendered." }, { signal: queued.signal }).catch(() => "aborted")
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await until("the second job to be queued", async () => (await states()).queued === 1)
+    t.same(await states(), { running: 1, queued: 1 }, "the first job runs, the second waits behind it")
     queued.abort()
     running.abort()
     t.same(await Promise.all([first, second]), ["aborted", "aborted"])
-    const deadline = Date.now() + 10_000
-    while ((await jobsWithStatus(server, "cancelled")) < cancelledBefore + 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    await until("both jobs to end", async () => (await jobsWithStatus(server, "cancelled")) >= cancelledBefore + 2)
     t.equal(await jobsWithStatus(server, "cancelled"), cancelledBefore + 2, "both jobs were cancelled")
+    t.same(await states(), { running: 0, queued: 0 }, "neither runs nor waits any more")
     const usage = await usageOf(server, account.accountId)
     t.equal(usage.used + usage.reserved, 0, "both units were released")
   })

@@ -10,9 +10,9 @@
  * sign during a rotation's overlap; a disabled subscription hears nothing more.
  */
 import t from "tap"
-import { convert, createAccount } from "../helpers/api.ts"
+import { convert, createAccount, type TestAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
-import { sleep, slowTable, until } from "../helpers/lifecycle.ts"
+import { slowTable, until } from "../helpers/lifecycle.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { awaitJob, getJob, mutate, newDocument, preview } from "../helpers/v2.ts"
 import { type Received, verify } from "../helpers/webhook-receiver.ts"
@@ -23,13 +23,22 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 t.test("webhook deliveries", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const { server, receiver, subscribe, subscriptionOf, render } = await startWebhookServer(t, database, {
+    const { server, receiver, subscribe, subscriptionOf, deliveriesOf, render } = await startWebhookServer(t, database, {
       PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0,1,1",
       PRESSROOM_WEBHOOK_TIMEOUT_MS: "1500",
       PRESSROOM_RENDER_TIMEOUT_MS: "2000",
       PRESSROOM_SYNC_THRESHOLD_MS: "0"
     })
     const jobIdsAt = (path: string) => receiver.at(path).map((delivery) => delivery.json.data.job.id)
+    /**
+     * The subscription's one delivery once it has ended (`delivered`, `failed` or `dropped`): an
+     * ended delivery is never attempted again, which is what the tests below would otherwise wait out.
+     */
+    const endedDelivery = (owner: TestAccount, subscriptionId: string, status: "delivered" | "failed" | "dropped") =>
+      until(`a ${status} delivery`, async () => {
+        const deliveries = await deliveriesOf(owner, subscriptionId)
+        return deliveries.length === 1 && deliveries[0].status === status ? deliveries[0] : undefined
+      })
     const checkEnvelope = (t: TestContext, delivery: Received, type: string, secret: string) => {
       const payload = verify(secret, delivery)
       t.same(Object.keys(payload).sort(), ["apiVersion", "createdAt", "data", "id", "type"])
@@ -121,17 +130,17 @@ t.test("webhook deliveries", (t) =>
 
     await t.test("a v1 convert sends nothing", async (t) => {
       const owner = await createAccount(server)
-      await subscribe(owner, "/v1")
+      const { id } = await subscribe(owner, "/v1")
       t.equal((await convert(server, owner.key, { markdown: "# v1\n\nAnswered in the request." })).status, 200)
       const v2 = await render(owner)
-      await receiver.awaitAt("/v1", 1)
-      await sleep(500)
+      // Events go out in the order their jobs ended: the v1 job's would have come first.
+      t.equal((await endedDelivery(owner, id, "delivered")).jobId, v2.job.id, "the subscription's only delivery is the v2 job's")
       t.same(jobIdsAt("/v1"), [v2.job.id], "only the v2 job is delivered")
     })
 
     await t.test("a 500 is retried with the same webhook-id and a new signature", async (t) => {
       const owner = await createAccount(server)
-      const { secret } = await subscribe(owner, "/flaky")
+      const { id, secret } = await subscribe(owner, "/flaky")
       receiver.answer("/flaky", (n) => ({ status: n === 1 ? 500 : 200 }))
       await render(owner)
       const [first, second] = await receiver.awaitAt("/flaky", 2)
@@ -142,21 +151,25 @@ t.test("webhook deliveries", (t) =>
       t.not(second!.headers["webhook-signature"], first!.headers["webhook-signature"], "a new signature")
       t.ok(Number(second!.headers["webhook-timestamp"]) > Number(first!.headers["webhook-timestamp"]), "a later timestamp")
       t.ok(second!.receivedAt - first!.receivedAt >= 900, "after the schedule's delay")
-      await sleep(2500)
+      t.match(
+        await endedDelivery(owner, id, "delivered"),
+        { attemptCount: 2, nextAttemptAt: null },
+        "delivered by the second attempt, none due"
+      )
       t.equal(receiver.at("/flaky").length, 2, "nothing more once delivered")
     })
 
     await t.test("a timeout counts as a failure and is retried", async (t) => {
       const owner = await createAccount(server)
-      const { secret } = await subscribe(owner, "/slow")
+      const { id, secret } = await subscribe(owner, "/slow")
       receiver.answer("/slow", (n) => (n === 1 ? "hang" : { status: 204 }))
       await render(owner)
       const [first, second] = await receiver.awaitAt("/slow", 2)
       t.equal(second!.headers["webhook-id"], first!.headers["webhook-id"], "the same delivery")
       t.ok(second!.receivedAt - first!.receivedAt >= 2400, "after the 1.5 s timeout and the 1 s delay")
       t.equal(verify(secret, second!).type, "job.succeeded")
-      await sleep(2000)
-      t.equal(receiver.at("/slow").length, 2, "delivered by the second attempt")
+      t.match(await endedDelivery(owner, id, "delivered"), { attemptCount: 2, nextAttemptAt: null }, "delivered by the second attempt")
+      t.equal(receiver.at("/slow").length, 2, "and sent no more")
     })
 
     await t.test("disabling a subscription drops its pending retries", async (t) => {
@@ -166,7 +179,8 @@ t.test("webhook deliveries", (t) =>
       await render(owner)
       await receiver.awaitAt("/failing", 1)
       t.equal((await mutate(server, "POST", `/api/v2/webhooks/${subscription.id}/disable`, owner.key, {})).status, 200)
-      await sleep(3000)
+      // The schedule's next attempt was due 1 s after the first: dropped, it is never made.
+      t.match(await endedDelivery(owner, subscription.id, "dropped"), { attemptCount: 1, nextAttemptAt: null }, "the delivery is dropped")
       t.equal(receiver.at("/failing").length, 1, "no retry after the disable")
     })
 
@@ -177,7 +191,11 @@ t.test("webhook deliveries", (t) =>
       await render(owner)
       const attempts = await receiver.awaitAt("/redirect", 3)
       t.equal(new Set(attempts.map((delivery) => delivery.headers["webhook-id"])).size, 1, "three attempts of one delivery")
-      await sleep(2500)
+      t.match(
+        await endedDelivery(owner, subscription.id, "failed"),
+        { attemptCount: 3, nextAttemptAt: null },
+        "given up after the schedule"
+      )
       t.equal(receiver.at("/redirect").length, 3, "the schedule's three attempts, then no more")
       t.equal(receiver.at("/redirect-target").length, 0, "the redirect's target hears nothing")
       t.equal((await subscriptionOf(owner, subscription.id)).status, "active", "a failed delivery alone does not disable")
@@ -186,6 +204,8 @@ t.test("webhook deliveries", (t) =>
     await t.test("a 410 disables the subscription", async (t) => {
       const owner = await createAccount(server)
       const subscription = await subscribe(owner, "/gone")
+      // Deliveries are made for every subscription of an event at once: one it hears shows the next job's event went out.
+      const witness = await subscribe(owner, "/gone-witness")
       receiver.answer("/gone", () => ({ status: 410 }))
       await render(owner)
       await receiver.awaitAt("/gone", 1)
@@ -194,9 +214,11 @@ t.test("webhook deliveries", (t) =>
         return found.status === "disabled" ? found : undefined
       })
       t.match(disabled, { status: "disabled", disabledAt: ISO })
-      await render(owner)
-      await sleep(1500)
+      const next = await render(owner)
+      await until("the witness to hear the next job", async () => jobIdsAt("/gone-witness").includes(next.job.id))
+      t.equal((await deliveriesOf(owner, subscription.id)).length, 1, "no delivery for the next job")
       t.equal(receiver.at("/gone").length, 1, "one attempt, and nothing for the next job")
+      t.equal((await deliveriesOf(owner, witness.id)).length, 2, "while the witness has both")
     })
 
     await t.test("during a rotation's overlap both secrets sign", async (t) => {
@@ -219,9 +241,10 @@ t.test("webhook deliveries", (t) =>
       t.equal((await mutate(server, "POST", `/api/v2/webhooks/${disabled.id}/disable`, owner.key, {})).status, 200)
       const ended = await render(owner)
       await receiver.awaitAt("/still-active", 1)
-      await sleep(500)
       t.same(jobIdsAt("/still-active"), [ended.job.id], "the active subscription hears the job")
-      t.equal(receiver.at("/disabled").length, 0, "the disabled one does not")
+      // The active subscription's delivery was made with any other of the event's.
+      t.same(await deliveriesOf(owner, disabled.id), [], "the disabled one has no delivery")
+      t.equal(receiver.at("/disabled").length, 0, "and hears nothing")
     })
   })
 )
