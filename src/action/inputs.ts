@@ -30,6 +30,14 @@ export class InvalidInput extends Error {}
 
 const withDefault = (name: keyof typeof INPUT_DEFAULTS): string => core.getInput(name) || INPUT_DEFAULTS[name]
 
+/** A boolean input, spelled as GitHub's own (YAML 1.2's core schema, as core.getBooleanInput reads them). */
+const readBoolean = (name: "fail-on-warning"): boolean => {
+  const text = withDefault(name)
+  if (["true", "True", "TRUE"].includes(text)) return true
+  if (["false", "False", "FALSE"].includes(text)) return false
+  throw new InvalidInput(`input ${name} must be true or false`)
+}
+
 const parseOptions = (text: string): Record<string, unknown> => {
   let options: unknown
   try {
@@ -45,14 +53,13 @@ const parseOptions = (text: string): Record<string, unknown> => {
 
 export const readInputs = (): ActionInputs => {
   const files = core.getMultilineInput("files", { required: true })
-  const failOnWarning = withDefault("fail-on-warning")
-  if (failOnWarning !== "true" && failOnWarning !== "false") throw new InvalidInput("input fail-on-warning must be true or false")
+  const failOnWarning = readBoolean("fail-on-warning")
   return {
     files,
     template: withDefault("template"),
     locale: withDefault("locale"),
     options: parseOptions(withDefault("options")),
     outputDir: withDefault("output-dir"),
-    failOnWarning: failOnWarning === "true"
+    failOnWarning
   }
 }

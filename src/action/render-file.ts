@@ -2,9 +2,9 @@
  * One matched file through the renderer: its `pressroom:` block over the inputs, the PDF and its
  * provenance record written under the output folder, or why it was not.
  */
-import { mkdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { InvalidRenderRequest, type Renderer, RenderingFailed } from "../render/renderer.ts"
+import { InvalidRenderRequest, type Renderer, RenderingFailed, type RenderResult } from "../render/renderer.ts"
 import { writeRenderFiles } from "../render/render-files.ts"
 import type { RenderWarning } from "../render/warnings.ts"
 import type { ActionInputs } from "./inputs.ts"
@@ -64,20 +64,9 @@ export const renderFile = async ({ renderer, inputs, workspace }: RenderFileCont
     options: { ...inputs.options, ...block?.options },
     channel: "github_action" as const
   }
+  let result: RenderResult
   try {
-    const result = await renderer.render(request)
-    const stem = outputStem(inputs.outputDir, file.path)
-    mkdirSync(dirname(join(workspace, stem)), { recursive: true })
-    writeRenderFiles(result, join(workspace, `${stem}.pdf`), join(workspace, `${stem}.provenance.json`))
-    return {
-      _tag: "Written",
-      file: file.path,
-      template: templateId,
-      pdf: `${stem}.pdf`,
-      pageCount: result.pageCount,
-      sha256: result.sha256,
-      warnings: result.warnings
-    }
+    result = await renderer.render(request)
   } catch (error) {
     // The inputs were checked before any file (run.ts): a refusal here is the block's.
     if (error instanceof InvalidRenderRequest) return failed(file.path, error.message, block ? lineOfField(block, error.field) : undefined)
@@ -86,5 +75,25 @@ export const renderFile = async ({ renderer, inputs, workspace }: RenderFileCont
       return failed(file.path, `the file cannot be typeset: ${error.message}${cause ? ` (${cause})` : ""}`)
     }
     throw error
+  }
+  const stem = outputStem(inputs.outputDir, file.path)
+  try {
+    mkdirSync(dirname(join(workspace, stem)), { recursive: true })
+    writeRenderFiles(result, join(workspace, `${stem}.pdf`), join(workspace, `${stem}.provenance.json`))
+  } catch (error) {
+    // A full disk or a file in the folder's place fails this file, not the others; no PDF is
+    // left without its record.
+    const pdf = join(workspace, `${stem}.pdf`)
+    if (existsSync(pdf)) rmSync(pdf)
+    return failed(file.path, `${stem}.pdf cannot be written (${(error as NodeJS.ErrnoException).code ?? "error"})`)
+  }
+  return {
+    _tag: "Written",
+    file: file.path,
+    template: templateId,
+    pdf: `${stem}.pdf`,
+    pageCount: result.pageCount,
+    sha256: result.sha256,
+    warnings: result.warnings
   }
 }

@@ -157,7 +157,7 @@ t.test("the job summary's table: file, template, pages, SHA-256, warnings", asyn
 })
 
 t.test("fail-on-warning fails the step after writing every file; a second run gives the same bytes", async (t) => {
-  const again = await runAction({ files: "docs/cv.md\ndocs/notes.md", "output-dir": "again", "fail-on-warning": "true" })
+  const again = await runAction({ files: "docs/cv.md\ndocs/notes.md", "output-dir": "again", "fail-on-warning": "True" })
   t.equal(again.code, 1, again.stderr)
   t.match(again.stdout, /^::error::1 of 2 files warned, and fail-on-warning is true; all were written$/m)
   t.same(JSON.parse(outputValue(again.output, "pdfs") ?? "null"), ["again/docs/cv.pdf", "again/docs/notes.pdf"])
@@ -165,6 +165,16 @@ t.test("fail-on-warning fails the step after writing every file; a second run gi
     t.ok(read(`again/${stem}.pdf`).equals(read(`pdf/${stem}.pdf`)), `${stem}.pdf: the same bytes`)
     t.same(record(`again/${stem}.provenance.json`), record(`pdf/${stem}.provenance.json`), `${stem}: the same provenance`)
   }
+})
+
+t.test("a PDF that cannot be written fails its file, not the others", async (t) => {
+  mkdirSync(join(workspace, "blocked"))
+  writeFileSync(join(workspace, "blocked", "handbook"), "a file where the folder would go\n")
+  const run = await runAction({ files: "handbook/welcome.md\ndocs/cv.md", "output-dir": "blocked" })
+  t.equal(run.code, 1, run.stderr)
+  t.match(run.stdout, /^::error file=handbook\/welcome\.md::blocked\/handbook\/welcome\.pdf cannot be written \(E[A-Z]+\)$/m)
+  t.same(JSON.parse(outputValue(run.output, "pdfs") ?? "null"), ["blocked/docs/cv.pdf"])
+  t.ok(read("blocked/docs/cv.pdf").equals(read("pdf/docs/cv.pdf")), "the other file written")
 })
 
 t.test("the same file through pressroom render gives the same bytes and the same record but the channel", async (t) => {
