@@ -2,12 +2,13 @@
  * pressroom render <file.md | -> --template <id> [--locale <loc>] [--option key=value ...]
  *                  -o <out.pdf> [--provenance <out.json>]
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
 import { optionFromText } from "../render/options.ts"
 import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
+import { writeRenderFiles } from "../render/render-files.ts"
 import { renderUsage, UsageError } from "./usage.ts"
 
 /** `--option pageNumbers=true` → { pageNumbers: true }: each value read as its option's schema says. */
@@ -21,13 +22,6 @@ export const parseOptionFlags = (flags: ReadonlyArray<string>): Record<string, u
     options[key] = optionFromText(key, value)
   }
   return options
-}
-
-/** Writes next to the target and renames, so a failed run never leaves half a file behind. */
-const writeAtomically = (path: string, data: Uint8Array | string): void => {
-  const temporary = `${path}.${process.pid}.partial`
-  writeFileSync(temporary, data)
-  renameSync(temporary, path)
 }
 
 export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
@@ -58,11 +52,7 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
   const renderer = await Renderer.create({ ...config, workers: 1, warmUp: false })
   try {
     const result = await renderer.render({ markdown, templateId: values.template, locale: values.locale, options, channel: "cli" })
-    writeAtomically(values.output, result.pdf)
-    if (values.provenance) {
-      const record = { sha256: result.sha256, pageCount: result.pageCount, warnings: result.warnings, provenance: result.provenance }
-      writeAtomically(values.provenance, `${JSON.stringify(record, null, 2)}\n`)
-    }
+    writeRenderFiles(result, values.output, values.provenance)
     for (const warning of result.warnings) {
       process.stderr.write(`warning: ${warning.code}${warning.line ? ` (line ${warning.line})` : ""}: ${warning.message}\n`)
     }

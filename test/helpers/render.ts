@@ -32,3 +32,13 @@ export const mapLimit = async <A, B>(
 export const PNG_1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 export const GIF_1x1 = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
 export const SVG_SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect width="20" height="20" fill="#c00"/></svg>'
+
+/** A sixty-page report: far more than a 16 MiB heap holds while it is parsed and converted. */
+export const largeReport = (): string =>
+  Array.from(
+    { length: 150 },
+    (_, i) =>
+      `## ${i}. Results for area ${i}\n\nRevenue grew in the *enterprise* segment while **costs** stayed flat.[^n${i}]\n\n` +
+      `- Throughput rose by 4.2%\n- Backlog fell to 12 days\n\n| Metric | Q1 | Q2 |\n|:--|--:|--:|\n| Orders | 1,204 | 1,311 |\n\n` +
+      `[^n${i}]: Figures are unaudited.\n`
+  ).join("\n")

@@ -19,6 +19,7 @@ import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { convert, createAccount } from "../helpers/api.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
+import { largeReport } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
 
 const MiB = 1024 * 1024
@@ -34,16 +35,6 @@ const foreign = (text: string, input: string): Array<string> => {
   const allowed = new Set(input)
   return [...new Set([...text].filter((c) => !/\s/u.test(c) && !allowed.has(c)))]
 }
-
-/** A sixty-page report: far more than a 16 MiB heap holds while it is parsed and converted. */
-const report = (): string =>
-  Array.from(
-    { length: 150 },
-    (_, i) =>
-      `## ${i}. Results for area ${i}\n\nRevenue grew in the *enterprise* segment while **costs** stayed flat.[^n${i}]\n\n` +
-      `- Throughput rose by 4.2%\n- Backlog fell to 12 days\n\n| Metric | Q1 | Q2 |\n|:--|--:|--:|\n| Orders | 1,204 | 1,311 |\n\n` +
-      `[^n${i}]: Figures are unaudited.\n`
-  ).join("\n")
 
 t.test("a front matter value of one long word is cut to the bound, with a warning, and renders", async (t) => {
   const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
@@ -122,7 +113,7 @@ t.test("a trap is tried once more in a fresh worker; a second trap is the docume
 t.test("a document that exhausts a worker's heap fails at once, as out_of_memory", async (t) => {
   const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false, workerHeapMiB: 16 })
   t.teardown(() => renderer.close())
-  const error = await renderer.render({ markdown: report(), templateId: "clean" }).catch((e: unknown) => e)
+  const error = await renderer.render({ markdown: largeReport(), templateId: "clean" }).catch((e: unknown) => e)
   t.type(error, RenderingFailed)
   t.equal((error as RenderingFailed).reason, "out_of_memory")
   t.same(renderer.workerReplacements(), { ...noWorkerReplacements, out_of_memory: 1 }, "its worker replaced once, for its heap")
@@ -150,7 +141,7 @@ await forEachDatabase(t, async (t, database) => {
   t.equal(word.status, 200, "v1: the 40,000-letter word is a PDF")
   t.equal(word.pdf && pdfText(word.pdf).replace(/\s/gu, ""), "é".repeat(40_000), "v1: every letter in it")
 
-  const large = await convert(server, owner.key, { markdown: report() })
+  const large = await convert(server, owner.key, { markdown: largeReport() })
   t.equal(large.status, 422, "v1: a document past the worker's heap answers 422")
   t.equal(large.error?.error.code, "rendering_failed")
   t.equal(large.error?.error.retryable, false)
