@@ -86,7 +86,7 @@ export type PublishingError = typeof PublishingError.Type
  * The request cannot be taken as sent: 400 malformed (shape, header, path), 405 a method the path
  * does not take (`allow` lists those it does), 413 too large, 415 not JSON, 422 well formed but its
  * content cannot be accepted (`field` names what). 408 (not received in time) and 431 (headers too
- * large) answer what Node's HTTP parser refuses before any handler runs (src/http/client-error.ts).
+ * large) answer what Node's HTTP parser refuses before any handler runs (src/http/connections.ts).
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
   "InvalidRequest",

@@ -1,6 +1,6 @@
 /**
  * A pool of compiler workers, whatever the engine: WebAssembly compilers in worker threads
- * (wasm-engine.ts) or native compilers in child processes (native-engine.ts); worker-host.ts says
+ * (wasm-pool.ts) or native compilers in child processes (native-pool.ts); worker-host.ts says
  * what differs. A render is synchronous inside its worker and cannot be interrupted from inside,
  * so one that passes its deadline, is cancelled, traps, or exhausts memory is ended by ending its
  * worker; a fresh worker takes its place and the pool keeps serving.
