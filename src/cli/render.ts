@@ -6,7 +6,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
-import { optionFromText } from "../render/options.ts"
+import { optionFromText } from "../render/common/options.ts"
 import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
 import { renderUsage, UsageError } from "./usage.ts"
 

@@ -16,12 +16,12 @@ import { type Coverage, describeCharacters, missingCharacters } from "./fonts/co
 import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
-import { resolveOptions, RenderOptions } from "./options.ts"
-import { RenderOverrides } from "./overrides.ts"
+import { resolveOptions, RenderOptions } from "./common/options.ts"
+import { RenderOverrides } from "./common/overrides.ts"
 import type { Channel, Provenance } from "./provenance.ts"
 import { assetSetSha256, completeProvenance, type PlannedProvenance, reuseKeyOf } from "./provenance-hashes.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
-import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
+import { MAX_WARNINGS, type RenderWarning } from "./common/warnings.ts"
 
 export const rendererVersion = `pressroom ${packageJson.version}`
 

@@ -11,7 +11,7 @@
  * bound (`out_of_memory`); neither would go better in a later attempt. A worker that cannot start,
  * or a font file that fails to load, is the service's (`crashed`).
  */
-import type { TypesetJob, TypesetResult } from "../typeset.ts"
+import type { TypesetJob, TypesetResult } from "./typeset.ts"
 import {
   cancelled,
   CompileFailure,

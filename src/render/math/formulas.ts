@@ -12,8 +12,8 @@
  * what refers to it has a number to show (LaTeX's `equation` beside `equation*`).
  */
 import type { Code, Nodes, Root } from "mdast"
-import type { RenderWarning } from "../warnings.ts"
-import { typstString } from "../markdown/typst-literal.ts"
+import type { RenderWarning } from "../common/warnings.ts"
+import { typstString } from "./typst-literal.ts"
 import { latexToTypst, type MathConversion, REF_PLACEHOLDER } from "./latex-to-typst.ts"
 
 /** A display formula: a `$$…$$` block (`math`), `$$…$$` within a paragraph (a displayed `inlineMath`) or a fenced ```` ```math ```` block. */

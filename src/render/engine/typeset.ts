@@ -3,11 +3,11 @@
  * It runs inside a compiler worker (so the render deadline covers parsing too, and a pathological
  * document stalls only that worker) and in-process for the native engine.
  */
-import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine/engine.ts"
-import type { EmbeddedImage } from "./markdown/images.ts"
-import { parseMarkdown } from "./markdown/parse.ts"
-import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
-import { typstString } from "./markdown/typst-literal.ts"
+import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine.ts"
+import type { EmbeddedImage } from "../markdown/images.ts"
+import { parseMarkdown } from "../markdown/parse.ts"
+import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
+import { typstString } from "../math/typst-literal.ts"
 
 export type { TypesetJob, TypesetResult }
 
