@@ -1,5 +1,5 @@
 /**
- * Checks the import rules of src/ (ARCHITECTURE.md, "The shape of a context, and its imports"):
+ * Checks the import rules of src/ (ARCHITECTURE.md, the "Imports" invariants):
  * the rules of .dependency-cruiser.cjs (no file-level circle, no domain module importing src/http/,
  * nothing heavy reachable from the typed client),
  * and no circle between folders of src/, or between the folders inside one (src/render/engine and

@@ -87,7 +87,7 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
 
 /**
  * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
- * document it has typeset; past this it is replaced (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * document it has typeset; past this it is replaced (docs/renderer.md, "Typst's memo cache is evicted").
  */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
@@ -267,7 +267,7 @@ export class Renderer {
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
-  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in workers"). */
+  /** Compiler workers replaced since start, by why (docs/renderer.md, "Documents are typeset in workers"). */
   workerReplacements(): WorkerReplacements {
     return this.engine.workerReplacements()
   }

@@ -44,7 +44,7 @@ export const DEFAULT_WORKER_HEAP_MIB = 256
 export const DEFAULT_COMPILER_MEMORY_MIB = 512
 
 /**
- * Eviction takes 75 to 115 ms after a 60-page report (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * Eviction takes 75 to 115 ms after a 60-page report (docs/performance.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
  * service for a whole render timeout.
  */
@@ -55,7 +55,7 @@ export interface PoolOptions {
   readonly timeoutMs: number
   /** Starts one worker. */
   readonly start: StartHost
-  /** A worker whose memory grew past this is replaced after its task (ARCHITECTURE.md, "Typst's memo cache is evicted"). */
+  /** A worker whose memory grew past this is replaced after its task (docs/renderer.md, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
   /** How long a worker may take to evict after a job before it is taken for hung (default EVICTION_TIMEOUT_MS). */
   readonly evictionTimeoutMs?: number
