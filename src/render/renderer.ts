@@ -246,8 +246,12 @@ export class Renderer {
     }
   }
 
-  async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
-    const plan = this.plan(request)
+  async render(request: RenderRequest, options: RenderCallOptions = {}): Promise<RenderResult> {
+    return this.renderPlanned(this.plan(request), options)
+  }
+
+  /** Typesets what `plan` planned, for a caller that planned first (the supervisor looks for a render to reuse). */
+  async renderPlanned(plan: RenderPlan, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
     let typeset: TypesetResult
     try {
       typeset = await this.engine.typeset(plan.typeset, signal)
