@@ -1,5 +1,5 @@
 /**
- * Import rules of src/ (ARCHITECTURE.md, "The shape of a context, and its imports"), checked by
+ * Import rules of src/ (ARCHITECTURE.md, the "Imports" invariants), checked by
  * `npm run check:imports` (scripts/check-imports.ts), which also refuses an import circle between
  * folders.
  */

@@ -8,7 +8,7 @@
  *   spawn until GET /readyz answers 200, polled every 10 ms once the log names the address, and the
  *   server's resident memory (VmRSS in /proc/<pid>/status, so Linux only) at that moment.
  * A first round is not counted: it fills the page cache, and a checkout that builds when it starts
- * (bin/bundle.js, before scripts/build.ts) builds then. Prints each run, then the medians.
+ * (as the bundle did before scripts/build.ts) builds then. Prints each run, then the medians.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"

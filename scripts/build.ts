@@ -17,7 +17,7 @@
  *   (npm run bench:render builds bench/render.ts into dist/bench/render.js), so that what they
  *   measure is the code Node runs in production, not a TypeScript loader.
  * Node runs them as bundles, not through a TypeScript loader: tsx runs a loader thread and keeps
- * every module it transformed, about 80 MiB of a process that renders (ARCHITECTURE.md, "Memory").
+ * every module it transformed, about 80 MiB of a process that renders (docs/performance.md, "Memory").
  * Bundling the packages too spares Node resolving and loading Effect's thousands of module files
  * one by one.
  *

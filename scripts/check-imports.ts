@@ -1,8 +1,9 @@
 /**
- * Checks the import rules of src/ (ARCHITECTURE.md, "The shape of a context, and its imports"):
+ * Checks the import rules of src/ (ARCHITECTURE.md, the "Imports" invariants):
  * the rules of .dependency-cruiser.cjs (no file-level circle, no domain module importing src/http/,
  * nothing heavy reachable from the typed client),
- * and no circle between folders of src/ beyond the one the Effect idiom asks for, a context's
+ * and no circle between folders of src/, or between the folders inside one (src/render/engine and
+ * src/render are two), beyond the one the Effect idiom asks for, a context's
  * handlers (src/<context>/http.ts) importing the API assembled from every context (src/http/api.ts).
  * Prints each problem and exits 1 when there is any: `npm run check:imports`.
  */
@@ -11,8 +12,17 @@ import extractDepcruiseConfig from "dependency-cruiser/config-utl/extract-depcru
 
 const ALLOWED_EDGE = { from: /^src\/[^/]+\/http\.ts$/, to: /^src\/http\/api\.ts$/ }
 
-/** The folder of src/ a module belongs to; a file directly in src/ is its own. */
-const folderOf = (path: string) => path.split("/").slice(0, 2).join("/")
+/**
+ * The folder a module belongs to, two levels deep: src/render/engine/pool.ts is in src/render/engine,
+ * src/render/renderer.ts in src/render, and a file directly in src/ is its own.
+ */
+const folderOf = (path: string) => {
+  const parts = path.split("/")
+  return parts
+    .slice(0, Math.min(parts.length, 3))
+    .join("/")
+    .replace(/^(src\/[^/]+)\/[^/]+\.[a-z]+$/, "$1")
+}
 
 /** The strongly connected components of more than one node (Tarjan). */
 const cycles = (graph: ReadonlyMap<string, ReadonlySet<string>>): Array<Array<string>> => {

@@ -20,7 +20,7 @@ import { exportFunctionTable } from "../src/render/engine/table-export.ts"
 import { startCompiler } from "../src/render/engine/wasm-compiler.ts"
 import { compilerRelease } from "../src/render/engine/wasm-pool.ts"
 import { packageRoot, verifyFonts } from "../src/render/fonts/manifest.ts"
-import { typesetDocument } from "../src/render/typeset.ts"
+import { typesetDocument } from "../src/render/engine/typeset.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 import { variant } from "../bench/documents.ts"
 

@@ -11,10 +11,10 @@ import { rendererConfig } from "./render/config.ts"
 import { type RenderRequest, type RenderResult, Renderer } from "./render/renderer.ts"
 
 export { CATALOG_VERSION, TEMPLATE_IDS, V1_TEMPLATE_IDS } from "./render/catalog.ts"
-export { CREATIVE_ACCENTS, RenderOptions } from "./render/options.ts"
+export { CREATIVE_ACCENTS, RenderOptions } from "./render/common/options.ts"
 export { LOCALES, type Locale } from "./render/locales.ts"
 export type { Provenance, Channel } from "./render/provenance.ts"
-export type { RenderWarning } from "./render/warnings.ts"
+export type { RenderWarning } from "./render/common/warnings.ts"
 export { FontSetError } from "./render/fonts/manifest.ts"
 export {
   InvalidRenderRequest,

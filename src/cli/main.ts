@@ -20,7 +20,7 @@ type Run = (argv: ReadonlyArray<string>) => Promise<void> | Promise<number>
 
 /**
  * Each command's module is loaded when it runs, not before: an account command then loads neither
- * the HTTP server nor the renderer, 0.9 s of its start (ARCHITECTURE.md, "Memory"); the build
+ * the HTTP server nor the renderer, 0.9 s of its start (docs/performance.md, "Memory"); the build
  * (scripts/build.ts) gives each a chunk of its own. Import commands here only, at start: a build
  * removes the chunks of the one before, which a process started earlier would no longer find.
  */

@@ -5,7 +5,7 @@ import { ServerLive } from "../http/server.ts"
 
 /**
  * Whether V8 collects garbage on each thread's own: without it, background collections take
- * about a core from the render workers (ARCHITECTURE.md, "Collection on the workers' own threads"). It
+ * about a core from the render workers (docs/performance.md, "Collection on the workers' own threads"). It
  * can only be given at start; Deno's `--v8-flags` do not show in `execArgv`, its tasks pass it.
  */
 const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes("--single-threaded-gc")
@@ -14,7 +14,7 @@ const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes
  * Whether glibc's malloc returns large freed blocks to the system at once. By default it raises
  * its threshold for that after the first large free (a font file read, a PDF passed between
  * threads) and then keeps such blocks in per-thread arenas for good: about 100 to 150 MiB more
- * RSS with two render workers (ARCHITECTURE.md, "Memory"). It is read when the process starts.
+ * RSS with two render workers (docs/performance.md, "Memory"). It is read when the process starts.
  */
 const mallocReturnsMemory = () => process.platform !== "linux" || process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
 

@@ -11,7 +11,7 @@ import { IdempotencyKeyHeader } from "../idempotency/key.ts"
 import { JobResponse } from "../jobs/api-schemas.ts"
 import { TEMPLATE_IDS } from "../render/catalog.ts"
 import { LOCALES } from "../render/locales.ts"
-import { RenderOptions } from "../render/options.ts"
+import { RenderOptions } from "../render/common/options.ts"
 import { CONTRACT_VERSION, withErrors } from "../shared/error-responses.ts"
 import {
   Forbidden,
@@ -20,7 +20,6 @@ import {
   NotFound,
   QuotaExhausted,
   RateLimited,
-  ReservationConflict,
   ServiceUnavailable
 } from "../shared/errors.ts"
 import { looseFields, oneOf, strict } from "../shared/request-values.ts"
@@ -211,16 +210,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
         .addSuccess(JobResponse, { status: 202 })
         .annotate(OpenApi.Summary, "Create a final publication (scope documents.render); reserves one unit"),
       "v2",
-      [
-        Forbidden,
-        NotFound,
-        IdempotencyConflict,
-        InvalidStateTransition,
-        QuotaExhausted,
-        ReservationConflict,
-        RateLimited,
-        ServiceUnavailable
-      ],
+      [Forbidden, NotFound, IdempotencyConflict, InvalidStateTransition, QuotaExhausted, RateLimited, ServiceUnavailable],
       [400, 413, 415, 422]
     )
   )

@@ -16,6 +16,7 @@ import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES 
 import type { Duplex } from "node:stream"
 import { dialectOf, errorBody } from "../shared/error-responses.ts"
 import { InvalidRequest } from "../shared/errors.ts"
+import { TransportRefusal } from "./transport-refusal.ts"
 
 const LINGER_MS = 2_000
 
@@ -50,12 +51,12 @@ interface ClientError extends Error {
 }
 
 /** The status of Node's own answer for each error: 431 for headers over its limit, 408 for a timeout, else 400. */
-const refusal = (error: ClientError): InvalidRequest => {
+const refusal = (error: ClientError): InvalidRequest | TransportRefusal => {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
-      return new InvalidRequest({ status: 431, message: `the request's headers are larger than ${maxHeaderSize} bytes` })
+      return new TransportRefusal({ status: 431, message: `the request's headers are larger than ${maxHeaderSize} bytes` })
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return new InvalidRequest({ status: 408, message: "the request was not received in time" })
+      return new TransportRefusal({ status: 408, message: "the request was not received in time" })
     default:
       return InvalidRequest.malformed("the request is not valid HTTP/1.1")
   }

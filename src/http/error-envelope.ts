@@ -27,11 +27,12 @@ import {
 import { closeAfterEarlyAnswer } from "./connections.ts"
 import { bodyRefusal, checkedBody } from "./request-body.ts"
 import type { RouteTable } from "./route-table.ts"
+import { TransportRefusal } from "./transport-refusal.ts"
 
 /** How soon a client may retry when the database was unreachable: the pool reconnects on its next use. */
 const DATABASE_RETRY_AFTER_SECONDS = 2
 
-export const errorResponse = (error: PressroomError, correlationId: string, dialect: Dialect) =>
+export const errorResponse = (error: PressroomError | TransportRefusal, correlationId: string, dialect: Dialect) =>
   HttpServerResponse.unsafeJson(errorBody(error, correlationId, dialect), {
     status: publishingError(error).httpStatus,
     headers: errorHeaders(error)
@@ -60,7 +61,7 @@ const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerReques
         if (refused) return new InvalidRequest({ status: 400, ...refused })
         const allow = routes.methodsFor(pathname)
         return allow.length > 0
-          ? new InvalidRequest({ status: 405, message: "the method is not allowed on this resource", allow })
+          ? new TransportRefusal({ status: 405, message: "the method is not allowed on this resource", allow })
           : new NotFound({ resource: "route" })
       }
     }

@@ -6,7 +6,7 @@
  * Nothing reads a body before a handler asks for it, and `HttpApiBuilder` asks after the route's
  * authentication and its path: a request that fails authentication is answered 401 without its
  * body being read or waited for. The payload read is `Effect.orDie`'d by the framework, so a
- * refusal here travels as a defect carrying the `InvalidRequest`; the error envelope answers it as
+ * refusal here travels as a defect carrying the `InvalidRequest` or `TransportRefusal`; the error envelope answers it as
  * the error it is (`bodyRefusal`).
  */
 import type { HttpServerRequest } from "@effect/platform"
@@ -14,6 +14,7 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 import { InvalidRequest } from "../shared/errors.ts"
+import { TransportRefusal } from "./transport-refusal.ts"
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024
 
@@ -25,8 +26,8 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024
  */
 export const MAX_JSON_DEPTH = 32
 
-const payloadTooLarge = new InvalidRequest({ status: 413, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
-const notJson = new InvalidRequest({ status: 415, message: "the request body must be application/json" })
+const payloadTooLarge = new TransportRefusal({ status: 413, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
+const notJson = new TransportRefusal({ status: 415, message: "the request body must be application/json" })
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   const length = request.headers["content-length"]
@@ -59,7 +60,7 @@ export const nestedDeeperThan = (text: string, limit: number): boolean => {
  * the stream is not destroyed: that would close the connection before the 413 is written (the
  * platform's own limit does so). The envelope closes the connection after the answer instead.
  */
-const readLimited = (source: IncomingMessage): Effect.Effect<string, InvalidRequest> =>
+const readLimited = (source: IncomingMessage): Effect.Effect<string, InvalidRequest | TransportRefusal> =>
   Effect.async((resume) => {
     const chunks: Array<Buffer> = []
     let size = 0
@@ -91,7 +92,7 @@ const readLimited = (source: IncomingMessage): Effect.Effect<string, InvalidRequ
     return Effect.sync(stop)
   })
 
-const checkedText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, InvalidRequest> => {
+const checkedText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, InvalidRequest | TransportRefusal> => {
   if (!hasBody(request)) return Effect.succeed("")
   if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return Effect.fail(payloadTooLarge)
   if (!isJson(request.headers["content-type"])) return Effect.fail(notJson)
@@ -126,5 +127,8 @@ export const checkedBody = (request: HttpServerRequest.HttpServerRequest): HttpS
 }
 
 /** The refusal of a body check, when that is what `cause` is. */
-export const bodyRefusal = (cause: Cause.Cause<unknown>): Option.Option<InvalidRequest> =>
-  Option.filter(Cause.dieOption(cause), (defect): defect is InvalidRequest => defect instanceof InvalidRequest)
+export const bodyRefusal = (cause: Cause.Cause<unknown>): Option.Option<InvalidRequest | TransportRefusal> =>
+  Option.filter(
+    Cause.dieOption(cause),
+    (defect): defect is InvalidRequest | TransportRefusal => defect instanceof InvalidRequest || defect instanceof TransportRefusal
+  )

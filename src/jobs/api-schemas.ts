@@ -1,7 +1,7 @@
 /** The JobResponse (specification 2.13): a job, its artifact, its links and its warnings. */
 import { Schema } from "effect"
 import { ArtifactSummary } from "../artifacts/artifact.ts"
-import { MAX_WARNINGS, RenderWarning } from "../render/warnings.ts"
+import { MAX_WARNINGS, RenderWarning } from "../render/common/warnings.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
 import { JobResource } from "./job.ts"
 

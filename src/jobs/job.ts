@@ -6,7 +6,7 @@
 import { Schema, Struct } from "effect"
 import { EntitlementSnapshot } from "../entitlements/entitlement.ts"
 import { Channel, Provenance } from "../render/provenance.ts"
-import { RenderWarning } from "../render/warnings.ts"
+import { RenderWarning } from "../render/common/warnings.ts"
 import { PublishingError } from "../shared/errors.ts"
 import { Retention } from "../shared/retention.ts"
 import { column } from "../shared/rows.ts"

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { findTemplate } from "../render/catalog.ts"
 import { isLocale } from "../render/locales.ts"
-import { RenderOptions } from "../render/options.ts"
+import { RenderOptions } from "../render/common/options.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
 import { excerpt } from "../shared/text.ts"

@@ -90,12 +90,13 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     const attempt = (claim: Claim) =>
       Effect.gen(function* () {
         const job = claim.job
-        // A request the renderer refuses has no plan; its render fails it as usual.
-        const plan = yield* Effect.option(renderer.plan(renderRequestOf(job)))
-        if (job.cancelRequestedAt === null && Option.isSome(plan) && (yield* reused(claim, plan.value))) return
+        // Planned once: the plan finds a render to reuse and is what is rendered. A request the
+        // renderer refuses has no plan, and fails as a render would.
+        const plan = yield* Effect.either(renderer.plan(renderRequestOf(job)))
+        if (job.cancelRequestedAt === null && Either.isRight(plan) && (yield* reused(claim, plan.right))) return
         let reason: StopReason | undefined
         const started = Date.now()
-        const render = yield* renderer.render(renderRequestOf(job)).pipe(Effect.either, Effect.fork)
+        const render = yield* Either.match(plan, { onLeft: Effect.fail, onRight: renderer.renderPlanned }).pipe(Effect.either, Effect.fork)
         const stop = (why: StopReason) =>
           Effect.suspend(() => {
             reason ??= why
@@ -153,7 +154,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
             sha256: rendered.sha256,
             provenance: rendered.provenance,
             warnings: rendered.warnings,
-            reuseKey: Option.getOrNull(Option.map(plan, (known) => known.reuseKey))
+            reuseKey: Either.getOrNull(Either.map(plan, (known) => known.reuseKey))
           })
           // Bytes of a lost claim belong to no row: remove them.
           if (ended === "claim_lost") yield* Effect.ignore(removeUnreferenced([storageKey]))

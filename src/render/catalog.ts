@@ -4,7 +4,7 @@
  * list its template ids when they are defined; its hash is taken from the bundle the renderer reads.
  */
 import catalogJson from "../../typst-templates/catalog.json" with { type: "json" }
-import type { RenderOptions } from "./options.ts"
+import type { RenderOptions } from "./common/options.ts"
 
 export interface CatalogEntry {
   readonly id: string

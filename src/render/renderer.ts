@@ -16,12 +16,12 @@ import { type Coverage, describeCharacters, missingCharacters } from "./fonts/co
 import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
-import { resolveOptions, RenderOptions } from "./options.ts"
-import { RenderOverrides } from "./overrides.ts"
+import { resolveOptions, RenderOptions } from "./common/options.ts"
+import { RenderOverrides } from "./common/overrides.ts"
 import type { Channel, Provenance } from "./provenance.ts"
 import { assetSetSha256, completeProvenance, type PlannedProvenance, reuseKeyOf } from "./provenance-hashes.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
-import { MAX_WARNINGS, type RenderWarning } from "./warnings.ts"
+import { MAX_WARNINGS, type RenderWarning } from "./common/warnings.ts"
 
 export const rendererVersion = `pressroom ${packageJson.version}`
 
@@ -87,7 +87,7 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
 
 /**
  * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
- * document it has typeset; past this it is replaced (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * document it has typeset; past this it is replaced (docs/renderer.md, "Typst's memo cache is evicted").
  */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
@@ -246,8 +246,12 @@ export class Renderer {
     }
   }
 
-  async render(request: RenderRequest, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
-    const plan = this.plan(request)
+  async render(request: RenderRequest, options: RenderCallOptions = {}): Promise<RenderResult> {
+    return this.renderPlanned(this.plan(request), options)
+  }
+
+  /** Typesets what `plan` planned, for a caller that planned first (the supervisor looks for a render to reuse). */
+  async renderPlanned(plan: RenderPlan, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
     let typeset: TypesetResult
     try {
       typeset = await this.engine.typeset(plan.typeset, signal)
@@ -267,7 +271,7 @@ export class Renderer {
     return { pdf, sha256: sha256Hex(pdf), pageCount: pageCountOf(pdf), warnings: capWarnings(warnings), provenance }
   }
 
-  /** Compiler workers replaced since start, by why (ARCHITECTURE.md, "Documents are typeset in workers"). */
+  /** Compiler workers replaced since start, by why (docs/renderer.md, "Documents are typeset in workers"). */
   workerReplacements(): WorkerReplacements {
     return this.engine.workerReplacements()
   }

@@ -25,19 +25,27 @@ export class RenderService extends Effect.Service<RenderService>()("pressroom/Re
     )
     // Interrupting the fiber (a cancelled job, a shutdown) aborts the signal, which ends the render
     // and frees its compiler worker at once instead of letting it typeset for nobody.
-    const render = (request: RenderRequest): Effect.Effect<RenderResult, InvalidRenderRequest | RenderingFailed> =>
-      Effect.tryPromise({
-        try: (signal) => renderer.render(request, { signal }),
-        catch: (error) => error
-      }).pipe(
+    const rendering = (
+      run: (signal: AbortSignal) => Promise<RenderResult>
+    ): Effect.Effect<RenderResult, InvalidRenderRequest | RenderingFailed> =>
+      Effect.tryPromise({ try: run, catch: (error) => error }).pipe(
         Effect.catchAll((error) =>
           error instanceof InvalidRenderRequest || error instanceof RenderingFailed ? Effect.fail(error) : Effect.die(error)
         )
       )
+    const render = (request: RenderRequest) => rendering((signal) => renderer.render(request, { signal }))
+    /** Renders what `plan` planned, without planning it again. */
+    const renderPlanned = (plan: RenderPlan) => rendering((signal) => renderer.renderPlanned(plan, { signal }))
     const plan = (request: RenderRequest): Effect.Effect<RenderPlan, InvalidRenderRequest> =>
       Effect.try({ try: () => renderer.plan(request), catch: (error) => error }).pipe(
         Effect.catchAll((error) => (error instanceof InvalidRenderRequest ? Effect.fail(error) : Effect.die(error)))
       )
-    return { render, plan, workerReplacements: () => renderer.workerReplacements(), catalogSha256: renderer.catalogSha256 } as const
+    return {
+      render,
+      plan,
+      renderPlanned,
+      workerReplacements: () => renderer.workerReplacements(),
+      catalogSha256: renderer.catalogSha256
+    } as const
   })
 }) {}

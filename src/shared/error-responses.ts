@@ -4,9 +4,18 @@
  * can fail with under the status each is answered with. The declarations give the OpenAPI document
  * and the handlers' error types; at run time src/http/error-envelope.ts writes the same envelope.
  */
-import { type HttpApiEndpoint, HttpApiSchema } from "@effect/platform"
+import type { HttpApiEndpoint, HttpMethod } from "@effect/platform"
+import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { type InvalidRequest, isPressroomError, type PressroomError, PublishedError, PublishingError, publishingError } from "./errors.ts"
+import {
+  type Answerable,
+  type InvalidRequest,
+  isPressroomError,
+  type PressroomError,
+  PublishedError,
+  PublishingError,
+  publishingError
+} from "./errors.ts"
 
 export const CONTRACT_VERSION = "publishing.lifecycle.v1"
 
@@ -28,7 +37,7 @@ export const dialectOf = (path: string): Dialect => (path.startsWith("/api/v2") 
 const NO_CORRELATION = "00000000-0000-4000-8000-000000000000"
 
 /** The body an error is answered with in `dialect`, quoting the request's correlation id. */
-export const errorBody = (error: PressroomError, correlationId: string, dialect: Dialect) => {
+export const errorBody = (error: Answerable | PublishedError, correlationId: string, dialect: Dialect) => {
   const published = publishingError(error)
   const body = { error: { ...published, details: { ...published.details, correlationId } } }
   return dialect === "v2" ? { contractVersion: CONTRACT_VERSION, ...body } : body
@@ -42,7 +51,7 @@ const descriptions: Readonly<Record<number, string>> = {
   404: "The resource does not exist or belongs to another owner.",
   405: "The method is not allowed on this path (see Allow).",
   408: "The request was not received in time.",
-  409: "A conflict: idempotency key reuse, a resource state, or a lost reservation race.",
+  409: "A conflict: idempotency key reuse, or a resource state.",
   410: "The artifact expired or was deleted.",
   413: "The request body is larger than 4 MiB.",
   415: "The request body is not application/json.",
@@ -56,12 +65,13 @@ export type ErrorStatus = keyof typeof descriptions
 
 /**
  * The answer to the errors `status` covers, in `dialect`. Encoding writes the envelope; decoding
- * (a client reading an answer) gives the error in its published form.
+ * (a client reading an answer) gives the error in its published form. `A` is the errors the
+ * endpoint declares under `status`: the handler's error type.
  */
-export const errorResponse = (status: ErrorStatus, dialect: Dialect) =>
+export const errorResponse = <A extends PressroomError = PressroomError>(status: ErrorStatus, dialect: Dialect) =>
   Schema.transform(
     dialect === "v2" ? PublishingErrorEnvelope : V1ErrorBody,
-    Schema.declare((u): u is PressroomError => isPressroomError(u) && publishingError(u).httpStatus === status),
+    Schema.declare((u): u is A => isPressroomError(u) && publishingError(u).httpStatus === status),
     {
       strict: false,
       decode: (body) => new PublishedError({ error: body.error, headers: {} }),
@@ -79,28 +89,40 @@ const annotatedStatus = (error: Declared): ErrorStatus => {
 }
 
 /**
- * Declares the errors `endpoint` can fail with, each under its status, and the statuses of
- * `InvalidRequest` it can answer (400 for a malformed request, 413 and 415 for a body, 422 for
- * content), plus 500, which any request can meet. The error envelope answers unknown paths and
+ * The statuses of a request's refusal an endpoint can answer: `InvalidRequest`'s (400 for a
+ * malformed request, 422 for content), and for an endpoint that reads a body the refusals of the
+ * body reader (413, 415: src/http/request-body.ts).
+ */
+export type RefusalStatus = InvalidRequest["status"] | 413 | 415
+
+/**
+ * Declares the errors `endpoint` can fail with, each under its status, and the refusals it can
+ * answer, plus 500, which any request can meet. The error envelope answers unknown paths and
  * methods itself.
  */
-export const withErrors = <E extends HttpApiEndpoint.HttpApiEndpoint.Any, const D extends ReadonlyArray<Declared>>(
-  endpoint: E,
+export const withErrors = <
+  Name extends string,
+  Method extends HttpMethod.HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE,
+  const D extends ReadonlyArray<Declared>
+>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>,
   dialect: Dialect,
   errors: D,
-  invalid: ReadonlyArray<InvalidRequest["status"]> = []
-): HttpApiEndpoint.HttpApiEndpoint.AddError<E, InstanceType<D[number]> | InvalidRequest | PublishedError, never> => {
-  const statuses = new Set<ErrorStatus>([...invalid, ...errors.map(annotatedStatus), 500])
-  const declared = [...statuses]
-    .sort()
-    .reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>(
-      (acc, status) => acc.addError(errorResponse(status, dialect)),
-      endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-    )
+  refusals: ReadonlyArray<RefusalStatus> = []
+) => {
+  type Answered = InstanceType<D[number]> | InvalidRequest | PublishedError
+  const [first = 500, ...rest] = [...new Set<ErrorStatus>([...refusals, ...errors.map(annotatedStatus), 500])].sort()
   // Each error response's type is every error answered with its status; the endpoint's errors are the declared ones.
-  return declared as unknown as HttpApiEndpoint.HttpApiEndpoint.AddError<
-    E,
-    InstanceType<D[number]> | InvalidRequest | PublishedError,
-    never
-  >
+  return rest.reduce(
+    (declared, status) => declared.addError(errorResponse<Answered>(status, dialect)),
+    endpoint.addError(errorResponse<Answered>(first, dialect))
+  )
 }

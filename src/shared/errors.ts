@@ -1,15 +1,18 @@
 /**
  * The errors a client may see (specification section 7, contract section 3): one tagged error per
- * code, annotated with its HTTP status, failed with by domain code. `publishingError` is their one
- * mapping to the specification's `PublishingError`; src/http/error-envelope.ts writes it in the
- * envelope of the request's API. Nothing here knows about requests or responses.
+ * code, failed with by domain code. Each class declares once, in its annotations (`answered`), the
+ * HTTP status it is answered with and its code, whose category is `categoryOf`'s; what varies with
+ * the instance (`retryable`, `details`) is a getter of the class. `publishingError` reads them into
+ * the specification's `PublishingError`; src/http/error-envelope.ts writes it in the envelope of
+ * the request's API. Nothing here knows about requests or responses, and the refusals of the
+ * transport (405, 408, 413, 415, 431) are src/http/'s (transport-refusal.ts).
  *
  * Two codes are never failed with: `rendering_failed` and `job_cancelled` end a job and are carried
  * in `job.error` (jobs/job-errors.ts). A response that passes on an error already in its published
  * form (a failed job's, or one an idempotency record replays) fails with `PublishedError`.
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Schema } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 
 export const ErrorCategory = Schema.Literal(
   "input",
@@ -82,21 +85,41 @@ export const PublishingError = Schema.Struct({
 }).annotations({ identifier: "PublishingError" })
 export type PublishingError = typeof PublishingError.Type
 
+const ErrorCodeId = Symbol.for("pressroom/ErrorCode")
+
+/** The annotations of an error class: the HTTP status it is answered with, and its code. */
+export const answered = <A>(status: number, code: ErrorCode): Schema.Annotations.Schema<A> => ({
+  ...HttpApiSchema.annotations<A>({ status }),
+  [ErrorCodeId]: code
+})
+
 /**
- * The request cannot be taken as sent: 400 malformed (shape, header, path), 405 a method the path
- * does not take (`allow` lists those it does), 413 too large, 415 not JSON, 422 well formed but its
- * content cannot be accepted (`field` names what). 408 (not received in time) and 431 (headers too
- * large) answer what Node's HTTP parser refuses before any handler runs (src/http/client-error.ts).
+ * What `publishingError` reads of an error besides its class's annotations: its message, a status
+ * of its own when it has several (`InvalidRequest`, the transport's refusals), whether a retry may
+ * succeed (false unless it says), and its details.
+ */
+export interface Answerable {
+  readonly _tag: string
+  readonly message: string
+  readonly status?: number
+  readonly retryable?: boolean
+  readonly details?: ErrorDetails
+  /** The methods a path takes, for the `Allow` header of a 405. */
+  readonly allow?: ReadonlyArray<string>
+}
+
+/**
+ * The request cannot be taken as sent: 400 malformed (shape, header, path, body) or 422 well
+ * formed but its content cannot be accepted (`field` names what).
  */
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()(
   "InvalidRequest",
   {
-    status: Schema.Literal(400, 405, 408, 413, 415, 422, 431),
+    status: Schema.Literal(400, 422),
     message: Schema.String,
-    field: Schema.optional(Schema.String),
-    allow: Schema.optional(Schema.Array(Schema.String))
+    field: Schema.optional(Schema.String)
   },
-  HttpApiSchema.annotations({ status: 422 })
+  answered(422, "invalid_request")
 ) {
   /** 422: the content of `field` (when one is to blame) cannot be accepted. */
   static unprocessable(message: string, field?: string): InvalidRequest {
@@ -112,7 +135,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   {
     message: Schema.String
   },
-  HttpApiSchema.annotations({ status: 401 })
+  answered(401, "unauthorized")
 ) {}
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
@@ -123,7 +146,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()(
     /** Why, when the refusal is not about a key's scopes (a download link that does not hold). */
     reason: Schema.optional(Schema.String)
   },
-  HttpApiSchema.annotations({ status: 403 })
+  answered(403, "forbidden")
 ) {
   override get message() {
     return this.reason ?? `the API key lacks the scope ${this.scopes.join(" or ")}`
@@ -136,14 +159,14 @@ export class NotFound extends Schema.TaggedError<NotFound>()(
   {
     resource: Schema.String
   },
-  HttpApiSchema.annotations({ status: 404 })
+  answered(404, "not_found")
 ) {
   override get message() {
     return `${this.resource} not found`
   }
 }
 
-export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaExhausted", {}, HttpApiSchema.annotations({ status: 402 })) {
+export class QuotaExhausted extends Schema.TaggedError<QuotaExhausted>()("QuotaExhausted", {}, answered(402, "quota_exhausted")) {
   override get message() {
     return "the final publication entitlement is exhausted"
   }
@@ -154,10 +177,16 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
   {
     retryAfterSeconds: Schema.Int
   },
-  HttpApiSchema.annotations({ status: 429 })
+  answered(429, "rate_limited")
 ) {
   override get message() {
     return "too many requests; retry later"
+  }
+  get retryable() {
+    return true
+  }
+  get details(): ErrorDetails {
+    return { retryAfterSeconds: this.retryAfterSeconds }
   }
 }
 
@@ -168,17 +197,13 @@ export class IdempotencyConflict extends Schema.TaggedError<IdempotencyConflict>
     message: Schema.String,
     inProgress: Schema.Boolean
   },
-  HttpApiSchema.annotations({ status: 409 })
-) {}
-
-/** A unit reservation lost a race it may win on retry. */
-export class ReservationConflict extends Schema.TaggedError<ReservationConflict>()(
-  "ReservationConflict",
-  {},
-  HttpApiSchema.annotations({ status: 409 })
+  answered(409, "idempotency_conflict")
 ) {
-  override get message() {
-    return "a unit reservation lost a race; retry"
+  get retryable() {
+    return this.inProgress
+  }
+  get details(): ErrorDetails | undefined {
+    return this.inProgress ? { currentState: "in_progress" } : undefined
   }
 }
 
@@ -188,34 +213,40 @@ export class InvalidStateTransition extends Schema.TaggedError<InvalidStateTrans
     currentState: Schema.String,
     expectedStates: Schema.Array(Schema.String)
   },
-  HttpApiSchema.annotations({ status: 409 })
+  answered(409, "invalid_state_transition")
 ) {
   override get message() {
     return `the resource is ${this.currentState}`
   }
+  get details(): ErrorDetails {
+    return { currentState: this.currentState, expectedStates: this.expectedStates }
+  }
 }
 
-export class ArtifactExpired extends Schema.TaggedError<ArtifactExpired>()(
-  "ArtifactExpired",
-  {},
-  HttpApiSchema.annotations({ status: 410 })
-) {
+export class ArtifactExpired extends Schema.TaggedError<ArtifactExpired>()("ArtifactExpired", {}, answered(410, "artifact_expired")) {
   override get message() {
     return "the artifact expired or was deleted"
   }
 }
 
-/** Stored bytes are temporarily unreadable. */
 /** How soon a download whose bytes were unreadable may be tried again. */
 const ARTIFACT_RETRY_AFTER_SECONDS = 5
 
+/** Stored bytes are temporarily unreadable. */
 export class ArtifactUnavailable extends Schema.TaggedError<ArtifactUnavailable>()(
   "ArtifactUnavailable",
   {},
-  HttpApiSchema.annotations({ status: 503 })
+  answered(503, "artifact_unavailable")
 ) {
   override get message() {
     return "the artifact is temporarily unreadable; retry"
+  }
+  get retryable() {
+    return true
+  }
+  /** Every 503 says when to retry (specification: Retry-After on 429 and 503). */
+  get details(): ErrorDetails {
+    return { retryAfterSeconds: ARTIFACT_RETRY_AFTER_SECONDS }
   }
 }
 
@@ -226,12 +257,22 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
     message: Schema.String,
     retryAfterSeconds: Schema.Int
   },
-  HttpApiSchema.annotations({ status: 503 })
-) {}
+  answered(503, "service_unavailable")
+) {
+  get retryable() {
+    return true
+  }
+  get details(): ErrorDetails {
+    return { retryAfterSeconds: this.retryAfterSeconds }
+  }
+}
 
-export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {}, HttpApiSchema.annotations({ status: 500 })) {
+export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {}, answered(500, "internal_error")) {
   override get message() {
     return "an unexpected error occurred; retry later"
+  }
+  get retryable() {
+    return true
   }
 }
 
@@ -250,102 +291,60 @@ export class PublishedError extends Schema.TaggedError<PublishedError>()("Publis
   }
 }
 
-/** Every error a client may be answered with. */
-export type PressroomError =
-  | InvalidRequest
-  | Unauthorized
-  | Forbidden
-  | NotFound
-  | QuotaExhausted
-  | RateLimited
-  | IdempotencyConflict
-  | ReservationConflict
-  | InvalidStateTransition
-  | ArtifactExpired
-  | ArtifactUnavailable
-  | ServiceUnavailable
-  | InternalError
-  | PublishedError
+/** Every error a handler may fail with. */
+const ERRORS = [
+  InvalidRequest,
+  Unauthorized,
+  Forbidden,
+  NotFound,
+  QuotaExhausted,
+  RateLimited,
+  IdempotencyConflict,
+  InvalidStateTransition,
+  ArtifactExpired,
+  ArtifactUnavailable,
+  ServiceUnavailable,
+  InternalError,
+  PublishedError
+] as const
+export type PressroomError = InstanceType<(typeof ERRORS)[number]>
 
-const ERROR_TAGS: ReadonlySet<string> = new Set([
-  "InvalidRequest",
-  "Unauthorized",
-  "Forbidden",
-  "NotFound",
-  "QuotaExhausted",
-  "RateLimited",
-  "IdempotencyConflict",
-  "ReservationConflict",
-  "InvalidStateTransition",
-  "ArtifactExpired",
-  "ArtifactUnavailable",
-  "ServiceUnavailable",
-  "InternalError",
-  "PublishedError"
-] satisfies ReadonlyArray<PressroomError["_tag"]>)
+const ERROR_TAGS: ReadonlySet<string> = new Set(ERRORS.map((error) => error.identifier))
 
 export const isPressroomError = (u: unknown): u is PressroomError =>
   typeof u === "object" && u !== null && ERROR_TAGS.has((u as { _tag?: string })._tag ?? "")
 
-const published = (code: ErrorCode, httpStatus: number, message: string, retryable: boolean, details?: ErrorDetails): PublishingError => ({
-  category: categoryOf[code],
-  code,
-  httpStatus,
-  message,
-  retryable,
-  ...(details ? { details } : {})
-})
+/** The status and code an error's class declares (`answered`). */
+const declaration = (error: Answerable): { readonly status: number; readonly code: ErrorCode } => {
+  const schema = error.constructor
+  if (!Schema.isSchema(schema)) throw new Error(`${error._tag} is not an error class`)
+  // A class's annotations are on the type side of its transformation, as HttpApiSchema reads its status.
+  const ast = SchemaAST.isTransformation(schema.ast) ? schema.ast.to : schema.ast
+  const code = SchemaAST.getAnnotation<ErrorCode>(ast, ErrorCodeId)
+  if (Option.isNone(code)) throw new Error(`${error._tag} declares no code`)
+  return { status: HttpApiSchema.getStatusErrorAST(schema.ast), code: code.value }
+}
 
 /** The error as the specification publishes it (without the request's correlation id). */
-export const publishingError = (error: PressroomError): PublishingError => {
-  switch (error._tag) {
-    case "InvalidRequest":
-      return published("invalid_request", error.status, error.message, false)
-    case "Unauthorized":
-      return published("unauthorized", 401, error.message, false)
-    case "Forbidden":
-      return published("forbidden", 403, error.message, false)
-    case "NotFound":
-      return published("not_found", 404, error.message, false)
-    case "QuotaExhausted":
-      return published("quota_exhausted", 402, error.message, false)
-    case "RateLimited":
-      return published("rate_limited", 429, error.message, true, { retryAfterSeconds: error.retryAfterSeconds })
-    case "IdempotencyConflict":
-      return published(
-        "idempotency_conflict",
-        409,
-        error.message,
-        error.inProgress,
-        error.inProgress ? { currentState: "in_progress" } : undefined
-      )
-    case "ReservationConflict":
-      return published("reservation_conflict", 409, error.message, true)
-    case "InvalidStateTransition":
-      return published("invalid_state_transition", 409, error.message, false, {
-        currentState: error.currentState,
-        expectedStates: error.expectedStates
-      })
-    case "ArtifactExpired":
-      return published("artifact_expired", 410, error.message, false)
-    case "ArtifactUnavailable":
-      // Every 503 says when to retry (specification: Retry-After on 429 and 503).
-      return published("artifact_unavailable", 503, error.message, true, { retryAfterSeconds: ARTIFACT_RETRY_AFTER_SECONDS })
-    case "ServiceUnavailable":
-      return published("service_unavailable", 503, error.message, true, { retryAfterSeconds: error.retryAfterSeconds })
-    case "InternalError":
-      return published("internal_error", 500, error.message, true)
-    case "PublishedError":
-      return error.error
+export const publishingError = (error: Answerable | PublishedError): PublishingError => {
+  if (error instanceof PublishedError) return error.error
+  const { code, status } = declaration(error)
+  return {
+    category: categoryOf[code],
+    code,
+    httpStatus: error.status ?? status,
+    message: error.message,
+    retryable: error.retryable ?? false,
+    ...(error.details ? { details: error.details } : {})
   }
 }
 
 /** The response headers the error needs: `Retry-After` when it says when to retry, `Allow` on a 405. */
-export const errorHeaders = (error: PressroomError): Record<string, string> => {
-  if (error._tag === "PublishedError") return error.headers
-  const { retryAfterSeconds } = publishingError(error).details ?? {}
+export const errorHeaders = (error: Answerable | PublishedError): Record<string, string> => {
+  if (error instanceof PublishedError) return error.headers
+  const { retryAfterSeconds } = error.details ?? {}
   return {
     ...(retryAfterSeconds !== undefined ? { "retry-after": String(retryAfterSeconds) } : {}),
-    ...(error._tag === "InvalidRequest" && error.allow ? { allow: error.allow.join(", ") } : {})
+    ...(error.allow ? { allow: error.allow.join(", ") } : {})
   }
 }

@@ -4,8 +4,8 @@
  */
 import { Effect, Schema } from "effect"
 import { findTemplate } from "../render/catalog.ts"
-import { RenderOptions } from "../render/options.ts"
-import { RenderOverrides } from "../render/overrides.ts"
+import { RenderOptions } from "../render/common/options.ts"
+import { RenderOverrides } from "../render/common/overrides.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { decodeContent } from "../shared/request-values.ts"
 import { excerpt, StoredText } from "../shared/text.ts"

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Deferred, Effect, FiberId, Layer, Ref } from "effect"
-import { type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
+import { type RenderPlan, type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { makeProvenance } from "../../src/render/provenance-hashes.ts"
@@ -97,7 +97,21 @@ export const stubRenderer = Effect.gen(function* () {
       reuseKey: hash(randomUUID())
     })
   }
-  const service = RenderService.make({ render, plan, workerReplacements: () => noWorkerReplacements, catalogSha256: hash("catalog") })
+  // What a plan of `plan` renders: the request as far as the stub reads it.
+  const renderPlanned = (planned: RenderPlan) =>
+    render({
+      markdown: planned.typeset.markdown,
+      templateId: planned.typeset.templateId,
+      requestSha256: planned.provenance.requestSha256,
+      channel: planned.provenance.channel
+    })
+  const service = RenderService.make({
+    render,
+    plan,
+    renderPlanned,
+    workerReplacements: () => noWorkerReplacements,
+    catalogSha256: hash("catalog")
+  })
   return {
     layer: Layer.succeed(RenderService, service),
     attemptsOf: (markdown: string) => Effect.map(Ref.get(attempts), (counts) => counts.get(markdown) ?? 0),

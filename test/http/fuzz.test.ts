@@ -14,7 +14,7 @@
 import fc from "fast-check"
 import { randomUUID } from "node:crypto"
 import t from "tap"
-import { ACCEPTED_FONT_FAMILIES } from "../../src/render/font-families.ts"
+import { ACCEPTED_FONT_FAMILIES } from "../../src/render/common/font-families.ts"
 import { createAccount, requestJson } from "../helpers/api.ts"
 import { databaseKinds, freshDatabase } from "../helpers/database.ts"
 import { ADMIN_TOKEN, startServer } from "../helpers/server.ts"

@@ -11,7 +11,7 @@ import packageJson from "../../package.json" with { type: "json" }
 import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { TYPST_VERSION } from "../../src/render/engine/pool.ts"
 import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
-import { CREATIVE_ACCENTS } from "../../src/render/options.ts"
+import { CREATIVE_ACCENTS } from "../../src/render/common/options.ts"
 import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
 import { PNG_1x1, testEngine } from "../helpers/render.ts"

@@ -3,8 +3,8 @@
  * pool is the engine we ship; the native compiler of the same typst.ts release produces
  * byte-identical PDFs and stands behind the same interface (the benchmark's baseline).
  */
-import type { EffectiveOptions } from "../options.ts"
-import type { RenderWarning } from "../warnings.ts"
+import type { EffectiveOptions } from "../common/options.ts"
+import type { RenderWarning } from "../common/warnings.ts"
 
 /** One document to typeset, its options resolved. */
 export interface TypesetJob {

@@ -1,7 +1,7 @@
 /**
  * Evicts Typst's memo cache inside a typst.ts WebAssembly instance, doing what `comemo::evict`
  * does: typst.ts exports nothing that calls it, so without this every distinct document leaves its
- * memoised evaluation and layout behind for the life of the instance (ARCHITECTURE.md, "Typst's memo cache
+ * memoised evaluation and layout behind for the life of the instance (docs/renderer.md, "Typst's memo cache
  * is evicted"). comemo keeps two global structures, both reached here through their static
  * addresses in this exact binary:
  * - EVICTORS, a `parking_lot::RwLock<Vec<fn(usize)>>`: one function per memoised function, which
@@ -20,7 +20,7 @@
 /**
  * After each document, entries the last MEMO_MAX_AGE documents did not use are dropped, so what
  * documents share (the template library, shaped words) stays: with nothing kept a two-page résumé
- * took 63 ms instead of 17 ms (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * took 63 ms instead of 17 ms (docs/performance.md, "Typst's memo cache is evicted").
  */
 export const MEMO_MAX_AGE = 2
 /**

@@ -1,6 +1,6 @@
 /**
  * A pool of compiler workers, whatever the engine: WebAssembly compilers in worker threads
- * (wasm-engine.ts) or native compilers in child processes (native-engine.ts); worker-host.ts says
+ * (wasm-pool.ts) or native compilers in child processes (native-pool.ts); worker-host.ts says
  * what differs. A render is synchronous inside its worker and cannot be interrupted from inside,
  * so one that passes its deadline, is cancelled, traps, or exhausts memory is ended by ending its
  * worker; a fresh worker takes its place and the pool keeps serving.
@@ -11,7 +11,7 @@
  * bound (`out_of_memory`); neither would go better in a later attempt. A worker that cannot start,
  * or a font file that fails to load, is the service's (`crashed`).
  */
-import type { TypesetJob, TypesetResult } from "../typeset.ts"
+import type { TypesetJob, TypesetResult } from "./typeset.ts"
 import {
   cancelled,
   CompileFailure,
@@ -44,7 +44,7 @@ export const DEFAULT_WORKER_HEAP_MIB = 256
 export const DEFAULT_COMPILER_MEMORY_MIB = 512
 
 /**
- * Eviction takes 75 to 115 ms after a 60-page report (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * Eviction takes 75 to 115 ms after a 60-page report (docs/performance.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
  * service for a whole render timeout.
  */
@@ -55,7 +55,7 @@ export interface PoolOptions {
   readonly timeoutMs: number
   /** Starts one worker. */
   readonly start: StartHost
-  /** A worker whose memory grew past this is replaced after its task (ARCHITECTURE.md, "Typst's memo cache is evicted"). */
+  /** A worker whose memory grew past this is replaced after its task (docs/renderer.md, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
   /** How long a worker may take to evict after a job before it is taken for hung (default EVICTION_TIMEOUT_MS). */
   readonly evictionTimeoutMs?: number

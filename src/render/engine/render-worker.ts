@@ -27,7 +27,7 @@ serveJobs(
   },
   {
     compile: compiler.compile,
-    // Without a memo layout for this binary nothing is evicted (wasm-engine.ts warns once).
+    // Without a memo layout for this binary nothing is evicted (wasm-pool.ts warns once).
     evict: (maxAge) => compiler.memo?.evict(maxAge),
     memoryBytes: compiler.memoryBytes,
     isFontUnavailable: (error) => error instanceof FontUnavailable

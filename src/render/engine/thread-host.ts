@@ -5,7 +5,7 @@ import { type Loss, onceLost, type StartHost } from "./worker-host.ts"
 /**
  * A worker's young generation. Uncapped, V8 lets it grow to tens of MiB under the Markdown
  * parser's allocation rate, and each worker keeps that much resident; capped at 8 MiB, two workers
- * rendering letters held about 100 MiB less at a throughput within noise (ARCHITECTURE.md, "Memory").
+ * rendering letters held about 100 MiB less at a throughput within noise (docs/performance.md, "Memory").
  */
 export const YOUNG_GENERATION_MIB = 8
 

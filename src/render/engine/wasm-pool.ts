@@ -21,7 +21,7 @@ export interface WasmPoolOptions {
   readonly timeoutMs: number
   readonly fonts: ReadonlyArray<VerifiedFont>
   readonly bundle: ReadonlyArray<BundleFile>
-  /** A worker whose WASM memory grew past this is replaced after its task (ARCHITECTURE.md, "Typst's memo cache is evicted"). */
+  /** A worker whose WASM memory grew past this is replaced after its task (docs/renderer.md, "Typst's memo cache is evicted"). */
   readonly recycleAboveBytes: number
   /** Whether each worker typesets a warm-up page before it takes jobs (RendererConfig.warmUp). */
   readonly warmUp: boolean

@@ -6,7 +6,7 @@
  * memory it holds, so that the pool can replace a worker grown past its threshold.
  */
 import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
-import { typesetDocument, type TypesetJob } from "../typeset.ts"
+import { typesetDocument, type TypesetJob } from "./typeset.ts"
 import { CompileFailure, type CompileTask } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
 import { describeTrap } from "./trap-report.ts"

@@ -20,7 +20,7 @@
  * writer's characters, with at most a line end where the text wrapped. (`h(0pt)` would be
  * dropped before line breaking; a zero-width space would be copied.)
  */
-import { typstString } from "./typst-literal.ts"
+import { typstString } from "../math/typst-literal.ts"
 
 /** Runs of more characters than this without a break opportunity are broken (no word is this long). */
 export const LONG_RUN = 64

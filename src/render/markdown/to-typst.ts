@@ -11,10 +11,10 @@
 import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, Root, RootContent, Table } from "mdast"
 import { definitions as collectDefinitions } from "mdast-util-definitions"
 import { Formulas } from "../math/formulas.ts"
-import type { RenderWarning } from "../warnings.ts"
+import type { RenderWarning } from "../common/warnings.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
-import { typstString } from "./typst-literal.ts"
+import { typstString } from "../math/typst-literal.ts"
 
 export const MAX_NESTING = 24
 

@@ -1,6 +1,6 @@
 /**
  * The formulas of one document, for the Markdown converter (to-typst.ts): each LaTeX formula
- * converted to Typst math (latex.ts), display formulas numbered as the template and their
+ * converted to Typst math (latex-to-typst.ts), display formulas numbered as the template and their
  * `\tag`, `\notag` and `\label` say, and references (`\eqref{…}`, `\ref{…}`, in a formula or in
  * prose) resolved to labels generated here. A user's label key never reaches Typst: a formula's
  * label is `pressroom-eq-<n>`, and a reference names that. Display formulas are converted before
@@ -12,8 +12,8 @@
  * what refers to it has a number to show (LaTeX's `equation` beside `equation*`).
  */
 import type { Code, Nodes, Root } from "mdast"
-import type { RenderWarning } from "../warnings.ts"
-import { typstString } from "../markdown/typst-literal.ts"
+import type { RenderWarning } from "../common/warnings.ts"
+import { typstString } from "./typst-literal.ts"
 import { latexToTypst, type MathConversion, REF_PLACEHOLDER } from "./latex-to-typst.ts"
 
 /** A display formula: a `$$…$$` block (`math`), `$$…$$` within a paragraph (a displayed `inlineMath`) or a fenced ```` ```math ```` block. */

@@ -9,7 +9,7 @@
  */
 import type * as Ast from "@unified-latex/unified-latex-types"
 import { parseLatex } from "./latex-parser.ts"
-import { typstString } from "../markdown/typst-literal.ts"
+import { typstString } from "./typst-literal.ts"
 import { type Atom, atom, renderAtom } from "./atoms.ts"
 import { Cursor, characters, macroSource } from "./cursor.ts"
 import { Refusal, refuse } from "./refusal.ts"

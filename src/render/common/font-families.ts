@@ -3,7 +3,7 @@
  * family of the bundled set except the symbol and math fonts, which are not faces for text. The manifest is imported
  * as data, because the request schemas list the families when they are defined.
  */
-import manifest from "../../fonts/manifest.json" with { type: "json" }
+import manifest from "../../../fonts/manifest.json" with { type: "json" }
 
 export const FONT_FAMILIES: ReadonlyArray<string> = [...new Set(manifest.fonts.map((font) => font.family))]
   .filter((family) => family !== "Noto Sans Symbols 2" && family !== "Noto Sans Math")

@@ -3,11 +3,11 @@
  * It runs inside a compiler worker (so the render deadline covers parsing too, and a pathological
  * document stalls only that worker) and in-process for the native engine.
  */
-import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine/engine.ts"
-import type { EmbeddedImage } from "./markdown/images.ts"
-import { parseMarkdown } from "./markdown/parse.ts"
-import { toTypst, type TypstBody } from "./markdown/to-typst.ts"
-import { typstString } from "./markdown/typst-literal.ts"
+import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine.ts"
+import type { EmbeddedImage } from "../markdown/images.ts"
+import { parseMarkdown } from "../markdown/parse.ts"
+import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
+import { typstString } from "../math/typst-literal.ts"
 
 export type { TypesetJob, TypesetResult }
 
@@ -18,7 +18,7 @@ export type Compile = (task: CompileTask) => Uint8Array
  * The generated /main.typ. The document's settings reach the template as JSON in a string literal
  * (data, never code). They are not passed as `sys.inputs`: distinct inputs make a distinct
  * standard library, so Typst could reuse nothing it memoised for earlier documents: the template
- * modules were evaluated again for each document (ARCHITECTURE.md, "Typst's memo cache is evicted").
+ * modules were evaluated again for each document (docs/renderer.md, "Typst's memo cache is evicted").
  */
 export const mainSource = (templateId: string, settings: string, markup: string): string =>
   [
