@@ -72,7 +72,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
         const requestSha256 = jcsSha256({ operation: "v1.convert", pathParams: {}, body: payload })
         const cancel = (jobId: string) => jobs.cancel(principal, jobId).pipe(Effect.ignore)
         const job = yield* jobs.admitAndAwait(
-          { principal, purpose: "final", channel: "rest_v1", spec, requestSha256 },
+          Effect.succeed({ principal, purpose: "final", channel: "rest_v1", spec, requestSha256 } as const),
           longestJob,
           (admitted) => cancel(admitted.id)
         )
