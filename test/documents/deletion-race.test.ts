@@ -17,6 +17,7 @@ import t from "tap"
 import { createAccount, type JsonResponse, requestJson, type TestAccount, usageOf } from "../helpers/api.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { sectionsMarkdown, until } from "../helpers/lifecycle.ts"
+import { columnsHolding } from "../helpers/table-scan.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { expectError } from "../helpers/v2-contract.ts"
@@ -202,7 +203,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("what the database keeps", async (t) => {
     await server.stop()
-    const found = await runWith(database, wordsOf(MARKER))
+    const found = await runWith(database, columnsHolding(MARKER))
     t.same(found, [], `no text or JSON column of any table holds ${MARKER}`)
     const left = await runWith(
       database,
@@ -226,21 +227,3 @@ await forEachDatabase(t, async (t, database) => {
     t.ok(markerDocument, "the marker document was made")
   })
 })
-
-/** Every (table, column) of text or JSON whose value holds `word`. */
-const wordsOf = (word: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const columns = yield* sql<{ table_name: string; column_name: string }>`
-      select table_name, column_name from information_schema.columns
-      where table_schema = 'public' and data_type in ('text', 'character varying', 'json', 'jsonb', 'ARRAY')`
-    const found: Array<string> = []
-    for (const { table_name, column_name } of columns) {
-      const rows = yield* sql.unsafe<{ n: number }>(
-        `select count(*)::int as n from "${table_name}" where "${column_name}"::text ilike $1`,
-        [`%${word}%`]
-      )
-      if (rows[0]!.n > 0) found.push(`${table_name}.${column_name}`)
-    }
-    return found
-  }).pipe(Effect.orDie)
