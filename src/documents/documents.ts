@@ -118,9 +118,10 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           if (document.status !== "deleting") return document
           const owned = yield* jobs.ofDocument(documentId)
           if (owned.some((job) => job.status === "running" || job.status === "queued" || job.status === "accepted")) return document
+          // Jobs before artifacts: the lock order (ARCHITECTURE.md, "Invariants").
+          yield* jobs.scrubSource(documentId)
           const keys = yield* artifacts.markDeleted(owned.map((job) => job.id))
           yield* removeUnreferenced(keys)
-          yield* jobs.scrubSource(documentId)
           yield* savedOutcomes.scrubDocument(document.accountId, documentId)
           return yield* store.markDeleted(documentId)
         })
