@@ -59,12 +59,13 @@ const traces = (jobId: string) =>
     const sql = yield* SqlClient.SqlClient
     const units = yield* sql<{ state: string }>`select state from unit_reservations where job_id = ${jobId}`
     const artifacts = yield* sql<{ id: string }>`select id from artifacts where job_id = ${jobId}`
-    const events = yield* sql<{ type: string; same_clock: boolean }>`
-      select e.type, (e.payload->'job'->>'completedAt')::timestamptz = j.completed_at as same_clock
+    const events = yield* sql<{ type: string; completed_at: string; job_completed_at: Date }>`
+      select e.type, e.payload->'job'->>'completedAt' as completed_at, j.completed_at as job_completed_at
       from outbox_events e join jobs j on j.id = e.job_id where e.job_id = ${jobId}`
-    // An event's completedAt is the job's own, from the database's clock (issue 30).
-    if (events.some((event) => !event.same_clock))
+    // An event's completedAt is the job's own, from the database's clock, as the API shows both (issue 30).
+    if (events.some((event) => event.completed_at !== event.job_completed_at.toISOString())) {
       return yield* Effect.die(new Error(`job ${jobId}: its event's completedAt is not the job's`))
+    }
     return { units: units.map((row) => row.state), artifacts: artifacts.length, events: events.map((row) => row.type) }
   }).pipe(Effect.orDie)
 
