@@ -83,7 +83,7 @@ export const describeHeaders = (spec: Json): Json => {
         if (response.content?.["application/pdf"]) headers["Content-Disposition"] = HEADERS["Content-Disposition"]
         if (idempotent && status !== "429" && status !== "503") headers["Idempotency-Replayed"] = HEADERS["Idempotency-Replayed"]
         if (holdsCredential(spec, response)) headers["Cache-Control"] = HEADERS["Cache-Control"]
-        const byLink = path.startsWith("/api/v2/artifact-links/") && status === "200"
+        const byLink = path.startsWith("/api/v2/artifact-links/") && status.startsWith("2")
         // A download by link's HEAD answers the headers of the PDF it would send.
         if (response.content?.["application/pdf"] || byLink) headers["Cache-Control"] = HEADERS["Cache-Control (PDF)"]
         if (byLink) headers["Referrer-Policy"] = HEADERS["Referrer-Policy"]
