@@ -8,7 +8,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
-import { attachment } from "../shared/content-disposition.ts"
+import { attachment, PDF_CACHE_CONTROL } from "../shared/content-disposition.ts"
 import { PressroomApi } from "../http/api.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
 import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
@@ -23,11 +23,15 @@ const servable = (artifact: Artifact) => artifact.status === "available" && arti
 
 const etagOf = (artifact: Artifact) => `"${artifact.sha256}"`
 
+/** A repeat download still gets 304 by its ETag. */
 const pdfHeaders = (artifact: Artifact) => ({
   "content-disposition": attachment(artifact.filename),
   etag: etagOf(artifact),
-  "cache-control": "private, no-cache"
+  "cache-control": PDF_CACHE_CONTROL
 })
+
+/** A link is a credential: a page the PDF opens must not learn it from the Referer. */
+const linkHeaders = (artifact: Artifact) => ({ ...pdfHeaders(artifact), "referrer-policy": "no-referrer" })
 
 export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
   Effect.gen(function* () {
@@ -99,14 +103,14 @@ export const ArtifactLinksHandlers = HttpApiBuilder.group(PressroomApi, "artifac
         Effect.gen(function* () {
           const artifact = yield* linked(path.token)
           const pdf = yield* storage.get(artifact.storageKey).pipe(Effect.mapError(() => new ArtifactUnavailable()))
-          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: pdfHeaders(artifact) })
+          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: linkHeaders(artifact) })
         })
       )
       .handle("head", ({ path }) =>
         Effect.map(linked(path.token), (artifact) =>
           HttpServerResponse.empty({
             status: 200,
-            headers: { ...pdfHeaders(artifact), "content-type": "application/pdf", "content-length": String(artifact.bytes) }
+            headers: { ...linkHeaders(artifact), "content-type": "application/pdf", "content-length": String(artifact.bytes) }
           })
         )
       )

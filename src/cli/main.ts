@@ -54,6 +54,8 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     return 2
   }
   try {
+    // Every command but render opens the database (its usage does not).
+    if (name !== "render" && !rest.includes("--help")) (await import("./folder-check.ts")).refuseHeldFolder()
     return (await (await command.load())(rest)) ?? 0
   } catch (error) {
     const usageProblem = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")

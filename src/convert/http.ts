@@ -18,7 +18,7 @@ import { InternalError, InvalidRequest, NotFound, PublishedError, ServiceUnavail
 import { jcsSha256 } from "../shared/hash.ts"
 import { CustomTemplates } from "../templates/repository.ts"
 import type { ConvertRequest } from "./api.ts"
-import { attachment } from "../shared/content-disposition.ts"
+import { attachment, PDF_CACHE_CONTROL } from "../shared/content-disposition.ts"
 
 const DEFAULT_FILENAME = "document.pdf"
 
@@ -72,7 +72,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
         const requestSha256 = jcsSha256({ operation: "v1.convert", pathParams: {}, body: payload })
         const cancel = (jobId: string) => jobs.cancel(principal, jobId).pipe(Effect.ignore)
         const job = yield* jobs.admitAndAwait(
-          { principal, purpose: "final", channel: "rest_v1", spec, requestSha256 },
+          Effect.succeed({ principal, purpose: "final", channel: "rest_v1", spec, requestSha256 } as const),
           longestJob,
           (admitted) => cancel(admitted.id)
         )
@@ -87,7 +87,7 @@ export const V1Handlers = HttpApiBuilder.group(PressroomApi, "v1", (handlers) =>
               )
             return HttpServerResponse.uint8Array(pdf, {
               contentType: "application/pdf",
-              headers: { "content-disposition": attachment(job.renderSpec.filename) }
+              headers: { "content-disposition": attachment(job.renderSpec.filename), "cache-control": PDF_CACHE_CONTROL }
             })
           }
           case "failed":

@@ -10,6 +10,7 @@ import { SqlClient, SqlError } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Stream } from "effect"
+import { lockFolder } from "./folder-lock.ts"
 import { Notifications } from "./notifications.ts"
 import { makePreparedStatements } from "./pglite-statements.ts"
 
@@ -20,13 +21,28 @@ export interface PgliteOptions {
   readonly dataDir: string | undefined
 }
 
+/** The folder for this process alone (folder-lock.ts), held until the database is closed. */
+const holdFolder = (dataDir: string | undefined) =>
+  dataDir === undefined
+    ? Effect.void
+    : Effect.acquireRelease(
+        Effect.try({
+          try: () => lockFolder(dataDir),
+          catch: (error) => new SqlError.SqlError({ cause: error, message: (error as Error).message })
+        }),
+        (release) => Effect.sync(release)
+      )
+
 const openDatabase = (options: PgliteOptions) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: () => PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-      catch: failure("Failed to open the embedded database")
-    }),
-    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+  Effect.zipRight(
+    holdFolder(options.dataDir),
+    Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+        catch: failure("Failed to open the embedded database")
+      }),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
   )
 
 const makeConnection = (db: PGlite): Connection => {

@@ -3,8 +3,9 @@
  * revision, revisions, reads, and deletion. A deletion has two steps. `delete` marks the document
  * `deleting`, cancels its unfinished jobs and withdraws its artifacts, in one transaction;
  * `finishDeletion` then, once no job of it is still running, removes its artifacts' bytes (those
- * no other artifact shares, src/artifacts/shared-bytes.ts), its
- * revisions' source and every job's copy of that source, and marks it `deleted`. The second step
+ * no other artifact shares, src/artifacts/shared-bytes.ts), its title, its revisions' source and
+ * every copy of its words (its jobs' render requests and warnings, saved idempotency outcomes),
+ * and marks it `deleted`. The second step
  * runs right after the first, when the last running job of a deleting document ends (in every
  * process, which the row lock serialises), and again from the sweeper, which also finishes
  * deletions a crash interrupted and deletes documents whose source window lapsed.
@@ -15,6 +16,7 @@ import { randomUUID } from "node:crypto"
 import type { Principal } from "../accounts/principal.ts"
 import { ArtifactRepository } from "../artifacts/repository.ts"
 import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
+import { makeIdempotencyRecords } from "../idempotency/records.ts"
 import * as JobErrors from "../jobs/job-errors.ts"
 import { JobStore } from "../jobs/job-store.ts"
 import { JobLifecycle } from "../jobs/lifecycle.ts"
@@ -53,6 +55,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
     const removeUnreferenced = yield* unreferencedBytesRemover
     const windowSeconds = yield* documentWindowSeconds
     const signals = yield* JobSignals
+    const savedOutcomes = yield* makeIdempotencyRecords
 
     const owned = (principal: Principal, document: Option.Option<Document>) =>
       Option.isSome(document) && document.value.accountId === principal.accountId
@@ -82,16 +85,21 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           : Effect.fail(InvalidRequest.unprocessable(`${field}: not a revision of this document`, field))
       )
 
-    /** Marks the document deleting, cancels its unfinished jobs and withdraws its artifacts; the caller holds its lock. */
+    /**
+     * Marks the document deleting, cancels its unfinished jobs and withdraws its artifacts; the
+     * caller holds its lock. Its jobs are locked and decided on as they then stand: a queued one
+     * ends cancelled here; a running one is asked to stop, and the fence of its success
+     * transaction (which waits for these locks) then refuses it, so it ends cancelled too. No job
+     * can be admitted meanwhile: admission locks the document first (forRender).
+     */
     const beginDeletion = (document: Document) =>
       Effect.gen(function* () {
         const marked = yield* store.markDeleting(document.id)
-        const owned = yield* jobs.ofDocument(document.id)
+        const owned = yield* jobs.lockOfDocument(document.id)
         for (const job of owned) {
           if (job.status === "running") yield* jobs.requestCancel(job.id)
           else if (job.status === "queued" || job.status === "accepted") {
-            const locked = Option.getOrThrow(yield* jobs.lock(job.id))
-            yield* lifecycle.endUnclaimed(locked, "cancelled", JobErrors.cancelled())
+            yield* lifecycle.endUnclaimed(job, "cancelled", JobErrors.cancelled())
           }
         }
         yield* artifacts.withdraw(owned.map((job) => job.id))
@@ -110,9 +118,11 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
           if (document.status !== "deleting") return document
           const owned = yield* jobs.ofDocument(documentId)
           if (owned.some((job) => job.status === "running" || job.status === "queued" || job.status === "accepted")) return document
+          // Jobs before artifacts: the lock order (ARCHITECTURE.md, "Invariants").
+          yield* jobs.scrubSource(documentId)
           const keys = yield* artifacts.markDeleted(owned.map((job) => job.id))
           yield* removeUnreferenced(keys)
-          yield* jobs.scrubSource(documentId)
+          yield* savedOutcomes.scrubDocument(document.accountId, documentId)
           return yield* store.markDeleted(documentId)
         })
       )
@@ -188,11 +198,12 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
 
       /**
        * The document and revision a preview or publication renders: the document active (409),
-       * the revision its own (422). Moves the document's window forward.
+       * the revision its own (422). Moves the document's window forward. Runs inside the
+       * admission's transaction and locks the document for the rest of it, as `delete` does.
        */
       forRender: (principal: Principal, documentId: string, revisionId: string) =>
         Effect.gen(function* () {
-          const document = yield* find(principal, documentId)
+          const document = yield* Effect.flatMap(store.lock(documentId), (found) => owned(principal, found))
           yield* requireActive(document)
           const revision: Revision = yield* revisionOf(document, revisionId, "revisionId")
           yield* store.touch(documentId, windowSeconds)

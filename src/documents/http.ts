@@ -46,14 +46,15 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
       requestSha256: string
     ) =>
       Effect.gen(function* () {
-        const { revision } = yield* documents.forRender(principal, documentId, request.revisionId)
-        const spec = yield* renderSpecOf(revision, request)
+        // Read inside the admission's transaction, the document stays locked until its job is
+        // written: a deletion either waits and then cancels the job, or commits first and this is 409.
+        const admitting = Effect.gen(function* () {
+          const { revision } = yield* documents.forRender(principal, documentId, request.revisionId)
+          const spec = yield* renderSpecOf(revision, request)
+          return { principal, purpose, channel: "rest_v2", spec, requestSha256, documentId, revisionId: revision.id } as const
+        })
         // A client that stops waiting leaves the job to run: its result stays readable at links.self.
-        const job = yield* jobs.admitAndAwait(
-          { principal, purpose, channel: "rest_v2", spec, requestSha256, documentId, revisionId: revision.id },
-          threshold,
-          () => Effect.void
-        )
+        const job = yield* jobs.admitAndAwait(admitting, threshold, () => Effect.void)
         return yield* responses.response(job)
       })
 

@@ -122,13 +122,13 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
           where id = ${id} and status = 'active' returning *`.pipe(Effect.flatMap(decodeDocument), Effect.orDie),
 
       /**
-       * The last step of a deletion: the revisions' source goes (their hashes and sizes stay) and
-       * the document becomes deleted.
+       * The last step of a deletion: the revisions' source and the title go (hashes and sizes
+       * stay) and the document becomes deleted.
        */
       markDeleted: (id: string) =>
         Effect.zipRight(
           sql`update revisions set markdown = null where document_id = ${id}`,
-          sql`update documents set status = 'deleted', deleted_at = now(), updated_at = now() where id = ${id} returning *`
+          sql`update documents set status = 'deleted', title = null, deleted_at = now(), updated_at = now() where id = ${id} returning *`
         ).pipe(Effect.flatMap(decodeDocument), Effect.orDie),
 
       /** Active documents whose window lapsed, and deletions not yet finished (a crash, or jobs that were still running). */

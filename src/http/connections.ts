@@ -18,6 +18,9 @@ import { dialectOf, errorBody } from "../shared/error-responses.ts"
 import { InvalidRequest } from "../shared/errors.ts"
 import { TransportRefusal } from "./transport-refusal.ts"
 
+/** Sent on every response, those of the API (error-envelope.ts) and those written here on the socket: a body is what its Content-Type says. */
+export const COMMON_HEADERS = { "x-content-type-options": "nosniff" } as const
+
 const LINGER_MS = 2_000
 
 /** Connections answered and about to close: nothing on them is answered again. */
@@ -101,6 +104,7 @@ export const answerClientError = (counted: (method: string, status: number) => v
       "Content-Type: application/json",
       `Content-Length: ${Buffer.byteLength(body)}`,
       `X-Correlation-Id: ${correlationId}`,
+      ...Object.entries(COMMON_HEADERS).map(([name, value]) => `${name}: ${value}`),
       "Connection: close",
       "",
       body

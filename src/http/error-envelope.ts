@@ -24,7 +24,7 @@ import {
   publishingError,
   ServiceUnavailable
 } from "../shared/errors.ts"
-import { closeAfterEarlyAnswer } from "./connections.ts"
+import { COMMON_HEADERS, closeAfterEarlyAnswer } from "./connections.ts"
 import { bodyRefusal, checkedBody } from "./request-body.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TransportRefusal } from "./transport-refusal.ts"
@@ -93,6 +93,6 @@ export const errorEnvelope = (routes: RouteTable) =>
           )
           metrics.recordRequest(request.method, routes.routeOf(pathname), response.status)
           yield* Effect.sync(() => closeAfterEarlyAnswer(NodeHttpServerRequest.toIncomingMessage(request)))
-          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+          return HttpServerResponse.setHeaders(response, { "x-correlation-id": correlationId, ...COMMON_HEADERS })
         })
   )

@@ -2,7 +2,8 @@
  * What `HttpApi` cannot declare, added to the generated OpenAPI document so that it tells the
  * truth: the response headers the server sends (`X-Correlation-Id` everywhere, `Retry-After` on
  * 429 and 503, `Allow` on 405, `Content-Disposition` on PDFs, `Idempotency-Replayed` where an
- * Idempotency-Key is taken, `Cache-Control: no-store` on a body that holds a credential, `ETag` on
+ * Idempotency-Key is taken, `Cache-Control: no-store` on a body that holds a credential and `private, no-store` on
+ * a PDF, `X-Content-Type-Options` everywhere, `Referrer-Policy` on a download by link, `ETag` on
  * artifact downloads, `Location` on a creation), and no trace of the built-in decode-error body,
  * which the error envelope replaces before any client sees it.
  */
@@ -25,6 +26,18 @@ const HEADERS = {
   "Cache-Control": header("no-store: the body holds a credential (a secret shown once, or a download link)", {
     type: "string",
     enum: ["no-store"]
+  }),
+  "Cache-Control (PDF)": header("private, no-store: a document's PDF is kept by no cache, shared or not", {
+    type: "string",
+    enum: ["private, no-store"]
+  }),
+  "X-Content-Type-Options": header("nosniff: the body is what Content-Type says, on every response", {
+    type: "string",
+    enum: ["nosniff"]
+  }),
+  "Referrer-Policy": header("no-referrer: a page opened from the PDF learns nothing of the link", {
+    type: "string",
+    enum: ["no-referrer"]
   }),
   ETag: header("The artifact's SHA-256, quoted; send it as If-None-Match to get 304 when unchanged"),
   Location: header("The path of the created resource")
@@ -61,12 +74,19 @@ export const describeHeaders = (spec: Json): Json => {
           response.description =
             "The request is malformed: not JSON, wrong shape, unknown property, or an invalid header, path or query value."
         }
-        const headers: Json = { "X-Correlation-Id": HEADERS["X-Correlation-Id"] }
+        const headers: Json = {
+          "X-Correlation-Id": HEADERS["X-Correlation-Id"],
+          "X-Content-Type-Options": HEADERS["X-Content-Type-Options"]
+        }
         if (status === "429" || status === "503") headers["Retry-After"] = HEADERS["Retry-After"]
         if (status === "405") headers.Allow = HEADERS.Allow
         if (response.content?.["application/pdf"]) headers["Content-Disposition"] = HEADERS["Content-Disposition"]
         if (idempotent && status !== "429" && status !== "503") headers["Idempotency-Replayed"] = HEADERS["Idempotency-Replayed"]
         if (holdsCredential(spec, response)) headers["Cache-Control"] = HEADERS["Cache-Control"]
+        const byLink = path.startsWith("/api/v2/artifact-links/") && status.startsWith("2")
+        // A download by link's HEAD answers the headers of the PDF it would send.
+        if (response.content?.["application/pdf"] || byLink) headers["Cache-Control"] = HEADERS["Cache-Control (PDF)"]
+        if (byLink) headers["Referrer-Policy"] = HEADERS["Referrer-Policy"]
         if (path.includes("/artifact") && (response.content?.["application/pdf"] || status === "304")) headers.ETag = HEADERS.ETag
         if (status === "201" && (path === "/api/v2/documents" || path === "/api/v2/templates")) headers.Location = HEADERS.Location
         response.headers = { ...response.headers, ...headers }

@@ -104,6 +104,15 @@ export const makeIdempotencyRecords = Effect.gen(function* () {
         with released as (delete from idempotency_records where ${where(scope)} and state = 'in_progress' returning 1)
         select pg_notify(${CHANGES_CHANNEL}, ${changeToken(scope)}) from released`.pipe(Effect.asVoid, Effect.orDie),
 
+    /**
+     * Removes a deleted document's title and quoted warnings from the saved outcomes that name it
+     * (migrations/0011_deleted_means_gone.sql); a replay then shows neither.
+     */
+    scrubDocument: (accountId: string, documentId: string) =>
+      sql`
+        update idempotency_records set response_body = scrub_saved_outcome(response_body::jsonb)::text
+        where account_id = ${accountId} and response_body like ${`%${documentId}%`}`.pipe(Effect.asVoid, Effect.orDie),
+
     /** Deletes every expired record; returns how many. */
     purgeExpired: Effect.map(
       sql<{ purged: number }>`

@@ -1,6 +1,16 @@
 /** The `data` of a job's webhook event (specification section 6), written to the outbox with its terminal state. */
+import type { Channel } from "../render/provenance.ts"
 import type { PublishingError } from "../shared/errors.ts"
 import type { Job } from "./job.ts"
+
+/**
+ * The channels of the document lifecycle, whose jobs send webhook events (contract section 10).
+ * A one-call conversion answers in its request, and a render outside the service has no
+ * subscriber: no event is written for either.
+ */
+const LIFECYCLE_CHANNELS: ReadonlyArray<Channel> = ["rest_v2", "web", "mcp_v2"]
+
+export const sendsEvents = (job: Job) => LIFECYCLE_CHANNELS.includes(job.channel)
 
 export interface EventArtifact {
   readonly id: string
@@ -11,6 +21,7 @@ export interface EventArtifact {
   readonly expiresAt: string
 }
 
+/** `job` as its ending transaction wrote it: `completedAt` is the database's, as the job's own. */
 export const jobEventData = (
   job: Job,
   ended: { status: "succeeded" | "failed" | "cancelled"; error: PublishingError | null; artifact?: EventArtifact }
@@ -22,7 +33,7 @@ export const jobEventData = (
     purpose: job.purpose,
     status: ended.status,
     createdAt: job.acceptedAt.toISOString(),
-    completedAt: new Date().toISOString(),
+    completedAt: job.completedAt!.toISOString(),
     error: ended.error,
     output: { filename: job.renderSpec.filename, format: "pdf" }
   },

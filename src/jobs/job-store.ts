@@ -37,6 +37,10 @@ const json = (value: unknown) => JSON.stringify(value)
 /** Whether a fenced write found the claim still ours. */
 const applied = (rows: ReadonlyArray<unknown>) => rows.length === 1
 
+/** The row a fenced ending wrote (its `completed_at` is the database's, which its event repeats), none when refused. */
+const endedRow = (rows: ReadonlyArray<unknown>) =>
+  Effect.transposeOption(Option.map(Option.fromNullable(rows[0]), Schema.decodeUnknown(JobRow)))
+
 export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -64,6 +68,13 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
       Request: Schema.Struct({ owner: Schema.String, leaseMs: Schema.Int }),
       Result: JobRow,
       execute: ({ leaseMs, owner }) => claimFairly(sql, owner, leaseMs)
+    })
+
+    const ofDocumentLocked = SqlSchema.findAll({
+      Request: Schema.UUID,
+      Result: JobRow,
+      // In one order, so that two transactions locking the same jobs cannot deadlock.
+      execute: (documentId) => sql`select * from jobs where document_id = ${documentId} order by id for update`
     })
 
     const lapsed = SqlSchema.findAll({
@@ -97,28 +108,41 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           Effect.orDie
         ),
 
+      /**
+       * Fenced, and refused too once a cancel was asked for (a user's, or its document's deletion):
+       * a render that finishes after that must not succeed.
+       */
       markSucceeded: (claim: Claim, result: { artifactId: string; provenance: Provenance; warnings: ReadonlyArray<RenderWarning> }) =>
         sql`
           update jobs set status = 'succeeded', artifact_id = ${result.artifactId}, provenance = ${json(result.provenance)}::jsonb,
                           warnings = ${json(result.warnings)}::jsonb, error = null, completed_at = now(),
                           lease_expires_at = null
           where id = ${claim.job.id} and fencing_token = ${claim.fencingToken} and status = 'running'
-          returning id`.pipe(Effect.map(applied), Effect.orDie),
+            and cancel_requested_at is null
+          returning *`.pipe(Effect.flatMap(endedRow), Effect.orDie),
 
-      /** Ends a claimed job as failed or cancelled (fenced). */
+      /**
+       * Ends a claimed job as failed or cancelled (fenced); a failure is refused once a cancel was
+       * asked for, so that the caller ends the job cancelled instead. The job's row as ended, if so.
+       */
       markEnded: (claim: Claim, status: "failed" | "cancelled", error: PublishingError) =>
         sql`
           update jobs set status = ${status}, error = ${json(error)}::jsonb, completed_at = now(),
                           lease_expires_at = null
           where id = ${claim.job.id} and fencing_token = ${claim.fencingToken} and status = 'running'
-          returning id`.pipe(Effect.map(applied), Effect.orDie),
+            ${sql.literal(status === "failed" ? "and cancel_requested_at is null" : "")}
+          returning *`.pipe(Effect.flatMap(endedRow), Effect.orDie),
 
       /** Ends a job nobody holds (queued, or running under a lapsed lease), inside the caller's transaction after `lock`. */
       markEndedUnclaimed: (jobId: string, status: "failed" | "cancelled", error: PublishingError) =>
         sql`
           update jobs set status = ${status}, error = ${json(error)}::jsonb, completed_at = now(),
                           lease_owner = null, lease_expires_at = null
-          where id = ${jobId}`.pipe(Effect.asVoid, Effect.orDie),
+          where id = ${jobId}
+          returning *`.pipe(
+          Effect.flatMap(([row]) => Schema.decodeUnknown(JobRow)(row)),
+          Effect.orDie
+        ),
 
       /** Puts a claimed job back in the queue (fenced), due after `delayMs`. */
       requeue: (claim: Claim, delayMs: number) =>
@@ -132,10 +156,16 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
       ofDocument: (documentId: string) =>
         sql<{ id: string; status: string }>`select id, status from jobs where document_id = ${documentId}`.pipe(Effect.orDie),
 
-      /** Removes the copy of a deleted document's source that its jobs kept for their renders. */
+      /** The jobs of a document, locked for the rest of the caller's transaction, which has locked the document. */
+      lockOfDocument: (documentId: string): Effect.Effect<ReadonlyArray<Job>> => Effect.orDie(ofDocumentLocked(documentId)),
+
+      /**
+       * Removes the copy of a deleted document's source that its jobs kept for their renders, and
+       * what their warnings quoted of it (migrations/0011_deleted_means_gone.sql).
+       */
       scrubSource: (documentId: string) =>
         sql`
-          update jobs set render_request = jsonb_set(render_request, '{markdown}', '""'::jsonb)
+          update jobs set render_request = jsonb_set(render_request, '{markdown}', '""'::jsonb), warnings = scrub_warnings(warnings)
           where document_id = ${documentId}`.pipe(Effect.asVoid, Effect.orDie),
 
       requestCancel: (jobId: string) =>

@@ -75,11 +75,16 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
           : Effect.fail(new NotFound({ resource: "job" }))
       )
 
-    /** Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left. */
-    const admit = (admission: Admission) =>
+    /**
+     * Inserts the job (queued) and reserves its unit in one transaction; 402 when no unit is left.
+     * The admission is worked out inside that transaction, so that what it reads and locks (a
+     * document's row, which its deletion also locks) holds until the job is written.
+     */
+    const admit = <E>(admitting: Effect.Effect<Admission, E>) =>
       sql
         .withTransaction(
           Effect.gen(function* () {
+            const admission = yield* admitting
             const jobId = randomUUID()
             const accountId = admission.principal.accountId
             const entitlement =
@@ -128,7 +133,11 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
        * `timeout`. The wait listens before the job exists, so the admitted job needs no re-read
        * and no ending can slip past. `onInterrupt` runs when the caller stops waiting early.
        */
-      admitAndAwait: (admission: Admission, timeout: Duration.DurationInput, onInterrupt: (job: Job) => Effect.Effect<void>) =>
+      admitAndAwait: <E>(
+        admission: Effect.Effect<Admission, E>,
+        timeout: Duration.DurationInput,
+        onInterrupt: (job: Job) => Effect.Effect<void>
+      ) =>
         Effect.scoped(
           Effect.gen(function* () {
             const ended = yield* signals.subscribe(SIGNALS.jobEnded)

@@ -1,18 +1,20 @@
 /**
  * How a job ends, each as one transaction (specification section 3, contract section 6): the
  * job's terminal state, its unit committed (success) or released (failure, cancel), the artifact
- * row, and the outbox event (the job's trigger tells whoever awaits it). Writes after a claim
+ * row, and for a job of the document lifecycle the outbox event, whose `completedAt` is the job's
+ * (the job's trigger tells whoever awaits it). Writes after a claim
  * are fenced; when the fence refuses, nothing of the transaction is written.
  */
 import { SqlClient } from "@effect/sql"
-import { Data, Effect } from "effect"
+import { Data, Effect, Option } from "effect"
 import { ArtifactRepository } from "../artifacts/repository.ts"
 import { Ledger } from "../entitlements/ledger.ts"
 import type { PublishingError } from "../shared/errors.ts"
 import type { Provenance } from "../render/provenance.ts"
 import type { RenderWarning } from "../render/common/warnings.ts"
 import { Outbox } from "../webhooks/outbox.ts"
-import { jobEventData } from "./events.ts"
+import { type EventArtifact, jobEventData, sendsEvents } from "./events.ts"
+import * as JobErrors from "./job-errors.ts"
 import type { Job } from "./job.ts"
 import { type Claim, JobStore } from "./job-store.ts"
 
@@ -42,20 +44,38 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
     const artifacts = yield* ArtifactRepository
     const outbox = yield* Outbox
 
-    const ended = (job: Job, status: "failed" | "cancelled", error: PublishingError) =>
-      Effect.all(
-        [
-          ledger.release(job.id),
-          outbox.append({ accountId: job.accountId, jobId: job.id, type: `job.${status}`, data: jobEventData(job, { status, error }) })
-        ],
-        { discard: true }
-      )
+    /** Settles an ended job's unit and, for a job of the document lifecycle, writes its event. */
+    const settled = (job: Job, error: PublishingError | null, artifact?: EventArtifact) =>
+      Effect.gen(function* () {
+        if (job.status === "succeeded") yield* ledger.commit(job.id)
+        else yield* ledger.release(job.id)
+        if (!sendsEvents(job)) return
+        const status = job.status as "succeeded" | "failed" | "cancelled"
+        yield* outbox.append({
+          accountId: job.accountId,
+          jobId: job.id,
+          type: `job.${status}`,
+          data: jobEventData(job, { status, error, artifact })
+        })
+      })
+
+    /** Ends a claimed job as failed or cancelled; a failure of a job whose cancel was asked for ends it cancelled. */
+    const end = (claim: Claim, status: "failed" | "cancelled", error: PublishingError): Effect.Effect<boolean> =>
+      Effect.gen(function* () {
+        const ended = yield* store.markEnded(claim, status, error)
+        if (Option.isSome(ended)) {
+          yield* settled(ended.value, error)
+          return true
+        }
+        return status === "failed" ? yield* end(claim, "cancelled", JobErrors.cancelled()) : false
+      })
 
     return {
       /**
        * Records a job's success over bytes stored under `success.storageKey`: "claim_lost" when the
-       * fence refuses, "source_gone" when the artifact a reuse shares bytes with is no longer
-       * available (nothing is written then either).
+       * fence refuses, "cancelled" when a cancel was asked for meanwhile (the job ends cancelled
+       * instead: its document's deletion, or its owner, won), "source_gone" when the artifact a
+       * reuse shares bytes with is no longer available (nothing is written then either).
        */
       succeed: (claim: Claim, success: Success) =>
         sql
@@ -67,7 +87,8 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
                 provenance: success.provenance,
                 warnings: success.warnings
               })
-              if (!won) return "claim_lost" as const
+              if (Option.isNone(won))
+                return (yield* end(claim, "cancelled", JobErrors.cancelled())) ? ("cancelled" as const) : ("claim_lost" as const)
               // The job's row is locked first, as a document's deletion locks it (its cancel) before
               // its artifacts (their withdrawal): taken in the other order, the two could deadlock.
               if (success.sharesBytesOf !== undefined && !(yield* artifacts.holdAvailable(success.sharesBytesOf))) {
@@ -87,23 +108,13 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
                 manifestSha256: success.provenance.manifestSha256,
                 reuseKey: success.reuseKey
               })
-              yield* ledger.commit(job.id)
-              yield* outbox.append({
-                accountId: job.accountId,
-                jobId: job.id,
-                type: "job.succeeded",
-                data: jobEventData(job, {
-                  status: "succeeded",
-                  error: null,
-                  artifact: {
-                    id: success.artifactId,
-                    bytes: success.bytes,
-                    pageCount: success.pageCount,
-                    sha256: success.sha256,
-                    filename: job.renderSpec.filename,
-                    expiresAt: expiresAt.toISOString()
-                  }
-                })
+              yield* settled(won.value, null, {
+                id: success.artifactId,
+                bytes: success.bytes,
+                pageCount: success.pageCount,
+                sha256: success.sha256,
+                filename: job.renderSpec.filename,
+                expiresAt: expiresAt.toISOString()
               })
               return "succeeded" as const
             })
@@ -114,21 +125,13 @@ export class JobLifecycle extends Effect.Service<JobLifecycle>()("pressroom/JobL
             Effect.orDie
           ),
 
-      /** Ends a claimed job as failed or cancelled; false when the claim was lost. */
+      /** Ends a claimed job as failed or cancelled (cancelled when a cancel was asked for); false when the claim was lost. */
       end: (claim: Claim, status: "failed" | "cancelled", error: PublishingError) =>
-        sql
-          .withTransaction(
-            Effect.gen(function* () {
-              const won = yield* store.markEnded(claim, status, error)
-              if (won) yield* ended(claim.job, status, error)
-              return won
-            })
-          )
-          .pipe(Effect.orDie),
+        sql.withTransaction(end(claim, status, error)).pipe(Effect.orDie),
 
       /** Ends a job nobody holds; call inside a transaction that has locked it. */
       endUnclaimed: (job: Job, status: "failed" | "cancelled", error: PublishingError) =>
-        Effect.zipRight(store.markEndedUnclaimed(job.id, status, error), ended(job, status, error))
+        Effect.flatMap(store.markEndedUnclaimed(job.id, status, error), (ended) => settled(ended, error))
     } as const
   })
 }) {}

@@ -12,7 +12,9 @@
  *   heap): failed at once with `rendering_failed`;
  * - a transient fault (the worker crashed, storage unavailable): retried with backoff, at most
  *   as many attempts as the retry policy allows;
- * - a cancel was asked for: the render is interrupted (its worker terminated) and the job cancelled;
+ * - a cancel was asked for (by the owner, or by the document's deletion): the render is interrupted
+ *   (its worker terminated) and the job cancelled; a render that finished first cannot succeed
+ *   either, since the success transaction's fence refuses a job whose cancel was asked for;
  * - the lease was lost (paused or partitioned process): nothing is written; the job is someone else's;
  * - shutdown outlasted the grace period: the job goes back to the queue for another process.
  */
@@ -156,8 +158,8 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
             warnings: rendered.warnings,
             reuseKey: Either.getOrNull(Either.map(plan, (known) => known.reuseKey))
           })
-          // Bytes of a lost claim belong to no row: remove them.
-          if (ended === "claim_lost") yield* Effect.ignore(removeUnreferenced([storageKey]))
+          // Bytes of a lost claim, or of a job cancelled meanwhile, belong to no row: remove them.
+          if (ended !== "succeeded") yield* Effect.ignore(removeUnreferenced([storageKey]))
           return
         }
         const failure = result.left

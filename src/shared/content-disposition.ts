@@ -10,3 +10,6 @@ export const attachment = (filename: string): string => {
   const plain = `attachment; filename="${fallback}"`
   return /^[\x20-\x7e]*$/.test(filename) ? plain : `${plain}; filename*=UTF-8''${rfc5987(filename)}`
 }
+
+/** Every PDF response's `Cache-Control`: no cache, shared or the browser's, keeps a document (issue 30). */
+export const PDF_CACHE_CONTROL = "private, no-store"

@@ -1,6 +1,6 @@
 /**
  * The webhook dispatcher, in every process (contract section 10). One fiber fans the outbox out:
- * each event of a v2 job becomes one pending delivery per subscription that should hear it
+ * each event (written for jobs of the document lifecycle only) becomes one pending delivery per subscription that should hear it
  * (`DeliveryStore.fanOut`). One claimer sends them: while fewer than `MAX_ATTEMPTS_IN_FLIGHT`
  * attempts are under way it claims a due delivery under a lease (never one of a subscription that
  * already has an attempt under way) and sends it in a fiber of its own, which signs it, sends one

@@ -40,6 +40,7 @@ const isEnvelope = (t: TestContext, answer: Answer, status: number, dialect: "v1
   if (dialect === "v2") t.equal(answer.body?.contractVersion, CONTRACT_VERSION, `${what}: the v2 envelope`)
   else t.notOk("contractVersion" in (answer.body ?? {}), `${what}: the v1 envelope`)
   t.match(answer.headers.get("x-correlation-id"), /^[0-9a-f-]{36}$/, `${what}: X-Correlation-Id`)
+  t.equal(answer.headers.get("x-content-type-options"), "nosniff", `${what}: X-Content-Type-Options`)
   t.equal(answer.body?.error?.details?.correlationId, answer.headers.get("x-correlation-id"), `${what}: the body quotes it`)
 }
 

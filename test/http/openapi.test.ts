@@ -298,6 +298,29 @@ t.test("a running server against its own document", async (t) => {
     t.same(cacheControl("post /api/v2/webhooks/{webhookId}/rotate-secret", 200), ["no-store"], "rotate secret: Cache-Control no-store")
     t.equal(cacheControl("get /api/v2/webhooks", 200), undefined, "list webhooks: no secret, no Cache-Control")
     t.equal(cacheControl("post /api/v2/webhooks/{webhookId}/disable", 200), undefined, "disable webhook: no Cache-Control")
+    // Every PDF response is kept by no cache; a download by link sends no Referer onwards (issue 30).
+    for (const [pdf, status] of [
+      ["get /api/v2/artifacts/{artifactId}/download", 200],
+      ["get /api/v2/artifact-links/{token}", 200],
+      // HEAD is declared without a body.
+      ["head /api/v2/artifact-links/{token}", 204],
+      ["post /api/v1/convert", 200]
+    ] as const) {
+      t.same(cacheControl(pdf, status), ["private, no-store"], `${pdf}: Cache-Control private, no-store`)
+    }
+    const headerOf = (operation: string, status: number, name: string) => {
+      const [method, path] = operation.split(" ") as [string, string]
+      return document.paths[path]?.[method]?.responses?.[String(status)]?.headers?.[name]?.schema?.enum
+    }
+    t.same(headerOf("get /api/v2/artifact-links/{token}", 200, "Referrer-Policy"), ["no-referrer"], "link download: Referrer-Policy")
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
+          if (response.headers?.["X-Content-Type-Options"]?.schema?.enum?.[0] !== "nosniff")
+            t.fail(`${method} ${path} ${status}: no X-Content-Type-Options`)
+        }
+      }
+    }
     const listParameters = (document.paths["/api/v2/documents"].get.parameters as Array<{ in: string; name: string }>).filter(
       (parameter) => parameter.in === "query"
     )

@@ -224,7 +224,13 @@ const heavyOwnerThenLightOwner = async (processes: ReadonlyArray<Process>, slots
     first!.run(
       Effect.flatMap(Jobs, (jobs) =>
         jobs.admitAndAwait(
-          { principal, purpose: "preview", channel: "rest_v1", spec: spec(markdown), requestSha256: "0".repeat(64) },
+          Effect.succeed({
+            principal,
+            purpose: "preview",
+            channel: "rest_v1",
+            spec: spec(markdown),
+            requestSha256: "0".repeat(64)
+          } as const),
           "1 millis",
           () => Effect.void
         )

@@ -24,6 +24,7 @@ import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
 import { JobLifecycle } from "../../src/jobs/lifecycle.ts"
 import { rescueLapsedJobs } from "../../src/jobs/rescuer.ts"
 import { platformOver } from "../../src/platform.ts"
+import type { Channel } from "../../src/render/provenance.ts"
 import { Outbox } from "../../src/webhooks/outbox.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
@@ -63,7 +64,13 @@ const traces = (jobId: string) =>
     const sql = yield* SqlClient.SqlClient
     const units = yield* sql<{ state: string }>`select state from unit_reservations where job_id = ${jobId}`
     const artifacts = yield* sql<{ id: string }>`select id from artifacts where job_id = ${jobId}`
-    const events = yield* sql<{ type: string }>`select type from outbox_events where job_id = ${jobId}`
+    const events = yield* sql<{ type: string; completed_at: string; job_completed_at: Date }>`
+      select e.type, e.payload->'job'->>'completedAt' as completed_at, j.completed_at as job_completed_at
+      from outbox_events e join jobs j on j.id = e.job_id where e.job_id = ${jobId}`
+    // An event's completedAt is the job's own, from the database's clock, as the API shows both (issue 30).
+    if (events.some((event) => event.completed_at !== event.job_completed_at.toISOString())) {
+      return yield* Effect.die(new Error(`job ${jobId}: its event's completedAt is not the job's`))
+    }
     return { units: units.map((row) => row.state), artifacts: artifacts.length, events: events.map((row) => row.type) }
   }).pipe(Effect.orDie)
 
@@ -78,13 +85,13 @@ const withPlatform = async (t: TestContext, database: TestDatabase) => {
   return { run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect), stub }
 }
 
-/** Admits a final job of `markdown` and waits up to `waitMs` for it to end. */
-const convert = (markdown: string, waitMs = 30_000, owner?: Principal) =>
+/** Admits a final job of `markdown` (of the document lifecycle unless `channel` says) and waits up to `waitMs` for it to end. */
+const convert = (markdown: string, waitMs = 30_000, owner?: Principal, channel: Channel = "rest_v2") =>
   Effect.gen(function* () {
     const jobs = yield* Jobs
     const principal = owner ?? (yield* newOwner)
     const job = yield* jobs.admitAndAwait(
-      { principal, purpose: "final", channel: "rest_v1", spec: spec(markdown), requestSha256: "0".repeat(64) },
+      Effect.succeed({ principal, purpose: "final", channel, spec: spec(markdown), requestSha256: "0".repeat(64) } as const),
       `${waitMs} millis`,
       () => Effect.void
     )
@@ -102,6 +109,17 @@ t.test("jobs in process", (t) =>
       t.ok(job.artifactId, "it names its artifact")
       t.equal(job.provenance.rendererVersion, "stub", "the render's provenance replaced the admitted one")
       t.same(await run(traces(job.id)), { units: ["committed"], artifacts: 1, events: ["job.succeeded"] })
+    })
+
+    await t.test("one-call conversions and renders outside the service write no event (contract section 10)", async (t) => {
+      for (const channel of ["rest_v1", "mcp_v1", "cli", "github_action", "internal"] as const) {
+        const { job } = await run(convert(`# No event from ${channel}`, 30_000, undefined, channel))
+        t.same(await run(traces(job.id)), { units: ["committed"], artifacts: 1, events: [] }, channel)
+      }
+      for (const channel of ["web", "mcp_v2"] as const) {
+        const { job } = await run(convert(`# An event from ${channel}`, 30_000, undefined, channel))
+        t.same(await run(traces(job.id)), { units: ["committed"], artifacts: 1, events: ["job.succeeded"] }, channel)
+      }
     })
 
     await t.test("the job and its artifact as the API shows them have the fields of specification 2.8 and 2.11", async (t) => {
@@ -244,12 +262,12 @@ t.test("a lapsed lease", (t) =>
           documentId: null,
           revisionId: null,
           purpose: "final",
-          channel: "rest_v1",
+          channel: "rest_v2",
           renderSpec: spec("# Lapsed"),
           requestSha256: "0".repeat(64),
           entitlement,
           provenance: admittedProvenance(
-            { principal, purpose: "final", channel: "rest_v1", spec: spec("# Lapsed"), requestSha256: "0".repeat(64) },
+            { principal, purpose: "final", channel: "rest_v2", spec: spec("# Lapsed"), requestSha256: "0".repeat(64) },
             "0".repeat(64)
           )
         })
@@ -285,7 +303,7 @@ t.test("a lapsed lease", (t) =>
       t.equal(result.row.fencing_token, result.claim.fencingToken + 1, "the fencing token moved on")
       const backoff = BACKOFF_MS[2] / 1000
       t.ok(result.row.due_in > backoff - 0.5 && result.row.due_in <= backoff, `due after the backoff (${result.row.due_in.toFixed(2)} s)`)
-      t.equal(result.staleWrite, false, "the vanished holder can no longer write the job")
+      t.ok(Option.isNone(result.staleWrite), "the vanished holder can no longer write the job")
     })
 
     await t.test("fails it, releasing its unit, when it was the last attempt", async (t) => {
@@ -314,6 +332,60 @@ t.test("a lapsed lease", (t) =>
       )
       t.equal(result.status, "cancelled")
       t.match(result.error, { code: "job_cancelled" })
+    })
+
+    await t.test("a render that ends after a cancel was asked for ends the job cancelled: no unit, no artifact, no success", async (t) => {
+      const success = (artifactId: string, provenance: Job["provenance"]) => ({
+        artifactId,
+        storageKey: `${artifactId}.pdf`,
+        bytes: 10,
+        pageCount: 1,
+        sha256: "0".repeat(64),
+        provenance,
+        warnings: [],
+        reuseKey: null
+      })
+      const results = await run(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const lifecycle = yield* JobLifecycle
+          const ended = []
+          for (const ending of ["succeed", "fail"] as const) {
+            const claim = yield* lapsedJob(1)
+            // A document's deletion (or its owner) asks while the render runs; the holder has not seen it.
+            yield* store.requestCancel(claim.job.id)
+            const outcome =
+              ending === "succeed"
+                ? yield* lifecycle.succeed(claim, success(crypto.randomUUID(), claim.job.provenance))
+                : yield* lifecycle.end(claim, "failed", {
+                    category: "render",
+                    code: "rendering_failed",
+                    httpStatus: 422,
+                    message: "no",
+                    retryable: false
+                  })
+            const job = Option.getOrThrow(yield* store.find(claim.job.id))
+            ended.push({ ending, outcome, status: job.status, error: job.error?.code, traces: yield* traces(job.id) })
+          }
+          return ended
+        })
+      )
+      t.same(results, [
+        {
+          ending: "succeed",
+          outcome: "cancelled",
+          status: "cancelled",
+          error: "job_cancelled",
+          traces: { units: ["released"], artifacts: 0, events: ["job.cancelled"] }
+        },
+        {
+          ending: "fail",
+          outcome: true,
+          status: "cancelled",
+          error: "job_cancelled",
+          traces: { units: ["released"], artifacts: 0, events: ["job.cancelled"] }
+        }
+      ])
     })
   })
 )

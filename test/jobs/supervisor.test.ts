@@ -73,7 +73,8 @@ if (!postgresServerUrl) {
       [job.artifact_id],
       "one artifact, the job's"
     )
-    t.equal((await query("select 1 from outbox_events where job_id = $1", [jobId])).length, 1, "one event")
+    // A one-call conversion answers in its request: no event is written for it (contract section 10).
+    t.equal((await query("select 1 from outbox_events where job_id = $1", [jobId])).length, 0, "no event")
   }
 
   const storedPdfs = async () => (await query<{ key: string }>("select key from artifact_blobs")).map((row) => row.key)
@@ -98,7 +99,7 @@ if (!postgresServerUrl) {
       from jobs where status = 'succeeded'`)
     t.same(summary, { jobs: 50, first_attempt: 50, artifacts: 50, processes: 2 }, "50 jobs, each run once, by both processes")
     t.same(await query("select state, count(*)::int as n from unit_reservations group by state"), [{ state: "committed", n: 50 }])
-    t.equal((await query("select 1 from outbox_events where type = 'job.succeeded'")).length, 50, "one event per job")
+    t.equal((await query("select 1 from outbox_events")).length, 0, "no event: conversions answer in their requests")
     t.equal((await storedPdfs()).length, 50, "one stored PDF per artifact")
     await Promise.all([a.stop(), b.stop()])
   })

@@ -32,6 +32,8 @@ await forEachDatabase(t, async (t, database) => {
     t.equal(response.status, 200)
     t.equal(response.headers.get("content-type"), "application/pdf")
     t.equal(response.headers.get("content-disposition"), 'attachment; filename="document.pdf"')
+    t.equal(response.headers.get("cache-control"), "private, no-store", "no cache keeps the PDF")
+    t.equal(response.headers.get("x-content-type-options"), "nosniff")
     t.match(response.headers.get("x-correlation-id"), /^[0-9a-f-]{36}$/)
     t.match(pdfText(response.pdf!), /Quarterly report.*Revenue grew in every region/)
 

@@ -78,7 +78,7 @@ t.test("webhook deliveries", (t) =>
           error: null,
           output: { filename: "document.pdf", format: "pdf" },
           createdAt: ISO,
-          completedAt: ISO
+          completedAt: ended.job.completedAt
         })
         t.same(payload.data.artifact, {
           id: ended.artifact.id,
@@ -112,9 +112,20 @@ t.test("webhook deliveries", (t) =>
       const byType = new Map([first!, second!].map((delivery) => [delivery.json.type, delivery]))
       const cancelled = checkEnvelope(t, byType.get("job.cancelled")!, "job.cancelled", all.secret)
       t.match(cancelled.data.job, { id: queued, status: "cancelled", error: { code: "job_cancelled" } })
+      // One clock: the event's completedAt is the job's own (the database's), for every ending.
+      t.equal(
+        cancelled.data.job.completedAt,
+        (await getJob(server, owner.key, queued)).body.job.completedAt,
+        "cancelled: completedAt is the job's"
+      )
       t.notOk("artifact" in cancelled.data, "no artifact")
       const failed = checkEnvelope(t, byType.get("job.failed")!, "job.failed", all.secret)
       t.match(failed.data.job, { id: failing, status: "failed", error: { code: "rendering_failed" } })
+      t.equal(
+        failed.data.job.completedAt,
+        (await getJob(server, owner.key, failing)).body.job.completedAt,
+        "failed: completedAt is the job's"
+      )
       t.notOk("artifact" in failed.data, "no artifact")
 
       const [onlyFailed] = await receiver.awaitAt("/failed-only", 1)
