@@ -13,13 +13,11 @@ import { PressroomApi } from "../http/api.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
 import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
 import { ArtifactLinkResponse } from "./api.ts"
+import { createArtifactLink, servable, servableArtifact } from "./operations.ts"
 import { type Artifact, artifactRetention } from "./artifact.ts"
 import { ArtifactLinks } from "./links.ts"
 import { ArtifactRepository } from "./repository.ts"
 import { ArtifactStore } from "./store.ts"
-
-/** Whether the artifact may still be served: available and not past its expiry (the sweeper may not have run yet). */
-const servable = (artifact: Artifact) => artifact.status === "available" && artifact.expiresAt.getTime() > Date.now()
 
 const etagOf = (artifact: Artifact) => `"${artifact.sha256}"`
 
@@ -36,19 +34,13 @@ export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts",
     const storage = yield* ArtifactStore
     const links = yield* ArtifactLinks
 
-    const owned = (principal: Principal, artifactId: string) =>
-      Effect.flatMap(artifacts.find(artifactId), (found) =>
-        Option.isSome(found) && found.value.accountId === principal.accountId
-          ? Effect.succeed(found.value)
-          : Effect.fail(new NotFound({ resource: "artifact" }))
-      )
-    const live = (artifact: Artifact) => (servable(artifact) ? Effect.succeed(artifact) : Effect.fail(new ArtifactExpired()))
+    const context = yield* Effect.context<ArtifactRepository | ArtifactLinks>()
 
     return handlers
       .handle("download", ({ headers, path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          const artifact = yield* servableArtifact(principal, path.artifactId).pipe(Effect.provide(context))
           if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etagOf(artifact) || tag.trim() === "*")) {
             return HttpServerResponse.empty({ status: 304, headers: { etag: etagOf(artifact) } })
           }
@@ -59,19 +51,11 @@ export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts",
       .handle("createLink", ({ path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
-          const link = yield* links.mint(artifact.id, artifact.expiresAt)
-          const href = yield* links.href(link.path)
-          return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(
-            {
-              artifactId: artifact.id,
-              contractVersion: CONTRACT_VERSION,
-              expiresAt: link.expiresAt,
-              href,
-              retention: artifactRetention(artifact)
-            },
-            { status: 201, headers: { "cache-control": "no-store" } }
-          ).pipe(Effect.orDie)
+          const link = yield* createArtifactLink(principal, path.artifactId).pipe(Effect.provide(context))
+          return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(link, {
+            status: 201,
+            headers: { "cache-control": "no-store" }
+          }).pipe(Effect.orDie)
         })
       )
   })

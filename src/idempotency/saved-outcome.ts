@@ -20,6 +20,7 @@ import {
   PublishedError,
   publishingError
 } from "../shared/errors.ts"
+import type { OutcomeCodec, ResponseSealing } from "./idempotency.ts"
 
 export const REPLAYED_HEADER = "idempotency-replayed"
 
@@ -82,6 +83,21 @@ export const replayError = ({ headers, ...error }: SavedError): PublishedError =
     error: { ...error, category: categoryOf[error.code] },
     headers: { ...headers, [REPLAYED_HEADER]: "true" }
   })
+
+/** A REST mutation's outcome: its response, replayed with `Idempotency-Replayed: true`. */
+export const httpOutcome = (sealing?: ResponseSealing): OutcomeCodec<HttpServerResponse.HttpServerResponse> => ({
+  save: captureResponse,
+  replay: replayResponse,
+  replayError,
+  ...(sealing ? { sealing } : {})
+})
+
+/** A value that is JSON (an MCP tool's result), kept as its text; a replay gives back an equal value. */
+export const jsonOutcome = <A>(): OutcomeCodec<A> => ({
+  save: (value) => Effect.succeed({ status: 200, headers: {}, body: JSON.stringify(value) }),
+  replay: (saved) => JSON.parse(saved.body ?? "null") as A,
+  replayError: ({ headers: _, ...error }) => new PublishedError({ error: { ...error, category: categoryOf[error.code] }, headers: {} })
+})
 
 /** The error's JSON for the record, and back. */
 export const encodeError = Schema.encodeSync(SavedError)
