@@ -18,7 +18,7 @@ import { IdempotencyConflict, type PressroomError, type PublishedError, publishi
 import { jcsSha256 } from "../shared/hash.ts"
 import { idempotencyTtlSeconds } from "./config.ts"
 import { CHANGES_CHANNEL, changeToken, makeIdempotencyRecords, type RecordScope } from "./records.ts"
-import { captureError, httpOutcome, type SavedError, type SavedOutcome, type SavedResponse } from "./saved-outcome.ts"
+import { captureError, httpOutcome, type OutcomeCodec, type ResponseSealing, type SavedOutcome } from "./saved-outcome.ts"
 
 /** One execution's identity: the record's scope within the owner, and the canonical hash of what was asked. */
 export interface IdempotentRequest {
@@ -30,19 +30,6 @@ export interface IdempotentRequest {
   readonly requestSha256: string
 }
 
-/**
- * How an outcome of type `A` is kept in a record and given back by a replay: an HTTP response
- * (saved-outcome.ts, `httpOutcome`), or a value such as an MCP tool's result (`jsonOutcome`).
- */
-export interface OutcomeCodec<A> {
-  readonly save: (outcome: A) => Effect.Effect<SavedResponse>
-  readonly replay: (saved: SavedResponse) => A
-  /** The error of a replay (a REST replay marks its headers). */
-  readonly replayError: (saved: SavedError) => PublishedError
-  /** Seals what is saved (a body holding a secret), and opens it for a replay. */
-  readonly sealing?: ResponseSealing
-}
-
 /** The REST form of a request: its hash is SHA-256 of the JCS of `{ operation, pathParams, body }` (contract section 4). */
 export const restRequest = (operation: string, key: string, pathParams: object, body: unknown): IdempotentRequest => ({
   operation,
@@ -50,15 +37,12 @@ export const restRequest = (operation: string, key: string, pathParams: object, 
   requestSha256: jcsSha256({ operation, pathParams, body })
 })
 
-export interface ResponseSealing {
-  readonly seal: (body: string) => string
-  readonly open: (sealed: string) => string
-}
-
 const sealed = (outcome: SavedOutcome, sealing: ResponseSealing | undefined, direction: keyof ResponseSealing): SavedOutcome =>
   outcome._tag === "response" && sealing && outcome.response.body !== null
     ? { _tag: "response", response: { ...outcome.response, body: sealing[direction](outcome.response.body) } }
     : outcome
+
+export type { OutcomeCodec, ResponseSealing }
 
 export interface IdempotencyOptions {
   /** How long a duplicate waits for the request in progress before 409 (contract: 10 s). */

@@ -20,7 +20,24 @@ import {
   PublishedError,
   publishingError
 } from "../shared/errors.ts"
-import type { OutcomeCodec, ResponseSealing } from "./idempotency.ts"
+
+export interface ResponseSealing {
+  readonly seal: (body: string) => string
+  readonly open: (sealed: string) => string
+}
+
+/**
+ * How an outcome of type `A` is kept in a record and given back by a replay: an HTTP response
+ * (`httpOutcome`), or a value such as an MCP tool's result (`jsonOutcome`).
+ */
+export interface OutcomeCodec<A> {
+  readonly save: (outcome: A) => Effect.Effect<SavedResponse>
+  readonly replay: (saved: SavedResponse) => A
+  /** The error of a replay (a REST replay marks its headers). */
+  readonly replayError: (saved: SavedError) => PublishedError
+  /** Seals what is saved (a body holding a secret), and opens it for a replay. */
+  readonly sealing?: ResponseSealing
+}
 
 export const REPLAYED_HEADER = "idempotency-replayed"
 

@@ -85,7 +85,7 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
                   case when s.status = 'active' then 'pending' else 'dropped' end,
                   now() + make_interval(secs => ${firstDelaySeconds}), now(), now()
                 from outbox_events e
-                join jobs j on j.id = e.job_id and j.channel = 'rest_v2'
+                join jobs j on j.id = e.job_id and j.channel in ('rest_v2', 'mcp_v2', 'web')
                 join webhook_subscriptions s on s.account_id = e.account_id
                   and s.created_at <= e.created_at and (s.disabled_at is null or s.disabled_at > e.created_at)
                   and s.event_types @> jsonb_build_array(e.type)
