@@ -6,15 +6,13 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { attachment } from "../shared/content-disposition.ts"
 import { PressroomApi } from "../http/api.ts"
-import { CONTRACT_VERSION } from "../shared/error-responses.ts"
-import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
+import { ArtifactExpired, ArtifactUnavailable, Forbidden } from "../shared/errors.ts"
 import { ArtifactLinkResponse } from "./api.ts"
 import { createArtifactLink, servable, servableArtifact } from "./operations.ts"
-import { type Artifact, artifactRetention } from "./artifact.ts"
+import type { Artifact } from "./artifact.ts"
 import { ArtifactLinks } from "./links.ts"
 import { ArtifactRepository } from "./repository.ts"
 import { ArtifactStore } from "./store.ts"
@@ -30,9 +28,9 @@ const pdfHeaders = (artifact: Artifact) => ({
 export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
   Effect.gen(function* () {
     const admission = yield* Admission
-    const artifacts = yield* ArtifactRepository
+    const _artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
-    const links = yield* ArtifactLinks
+    const _links = yield* ArtifactLinks
 
     const context = yield* Effect.context<ArtifactRepository | ArtifactLinks>()
 

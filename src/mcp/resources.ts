@@ -29,7 +29,7 @@ export const resourceList = () => [
 const headingComment = (templateId: string) =>
   readFileSync(join(templatesRoot, "templates", `${templateId}.typ`), "utf8")
     .split("\n")
-    .filter((line, index, lines) => lines.slice(0, index + 1).every((earlier) => earlier.startsWith("//")))
+    .filter((_line, index, lines) => lines.slice(0, index + 1).every((earlier) => earlier.startsWith("//")))
     .map((line) => line.replace(/^\/\/ ?/, ""))
     .join("\n")
 
