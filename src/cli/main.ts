@@ -3,7 +3,7 @@
  * that cannot be carried out as written, 1 for anything else. A command may also end with the exit
  * code its result calls for (`audit`: 1 when a check differs).
  */
-import { accountsUsage, auditUsage, creditsUsage, keysUsage, migrateUsage, renderUsage, serveUsage, UsageError } from "./usage.ts"
+import { accountsUsage, auditUsage, creditsUsage, keysUsage, mcpUsage, migrateUsage, renderUsage, serveUsage, UsageError } from "./usage.ts"
 
 /** A command's exit code when it decides one (`audit`: 1 when a check differs); otherwise 0. */
 type Run = (argv: ReadonlyArray<string>) => Promise<void> | Promise<number>
@@ -21,7 +21,8 @@ const commands: Readonly<Record<string, { readonly usage: string; readonly load:
   accounts: { usage: accountsUsage, load: async () => (await import("./accounts.ts")).runAccounts },
   keys: { usage: keysUsage, load: async () => (await import("./accounts.ts")).runKeys },
   credits: { usage: creditsUsage, load: async () => (await import("./accounts.ts")).runCredits },
-  audit: { usage: auditUsage, load: async () => (await import("./audit.ts")).runAudit }
+  audit: { usage: auditUsage, load: async () => (await import("./audit.ts")).runAudit },
+  mcp: { usage: mcpUsage, load: async () => (await import("./mcp.ts")).runMcp }
 }
 
 const usage = [

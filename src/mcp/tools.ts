@@ -144,7 +144,8 @@ export const tools = (threshold: Duration.Duration) => [
   }),
   tool({
     name: "get_document",
-    description: "Get a document: its status, retention and latest revision.",
+    description:
+      "Get one of the account's documents by documentId: its status (active, deleting, deleted), retention and latest revision. Uses no units.",
     input: DocumentId,
     output: DocumentDetailResponse,
     scopes: "documents.read",
