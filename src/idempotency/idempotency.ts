@@ -112,9 +112,11 @@ const make = (options: IdempotencyOptions) =>
      * unless transient; a defect or an interruption releases the record, so a retry runs afresh.
      */
     const executeOwned = <A, E extends PressroomError, R>(scope: RecordScope, codec: OutcomeCodec<A>, body: Effect.Effect<A, E, R>) =>
-      Effect.uninterruptibleMask((restore) =>
+      Effect.uninterruptible(
         Effect.gen(function* () {
-          const exit = yield* Effect.exit(restore(body))
+          // Interruptible in itself (its timeouts work), and yet by nobody else than this
+          // service's scope: no caller holds its fiber.
+          const exit = yield* Effect.exit(Effect.interruptible(body))
           if (Exit.isSuccess(exit)) {
             const response = yield* codec.save(exit.value).pipe(Effect.tapDefect(() => records.release(scope)))
             yield* save(scope, { _tag: "response", response }, codec.sealing)
