@@ -8,7 +8,7 @@ import type { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { type ApiScope, type CurrentPrincipal, type Principal, requireScope } from "../accounts/principal.ts"
 import { type RateClass, RateLimiter } from "../entitlements/rate-limiter.ts"
-import { Idempotency, type IdempotentRequest } from "../idempotency/idempotency.ts"
+import { Idempotency, type RestIdempotentRequest } from "../idempotency/idempotency.ts"
 import type { Forbidden, PressroomError, RateLimited } from "../shared/errors.ts"
 
 export class Admission extends Effect.Service<Admission>()("pressroom/Admission", {
@@ -29,7 +29,7 @@ export class Admission extends Effect.Service<Admission>()("pressroom/Admission"
     const mutate = <E extends PressroomError, R>(
       scope: ApiScope | ReadonlyArray<ApiScope>,
       rateClass: RateClass,
-      request: IdempotentRequest,
+      request: RestIdempotentRequest,
       execute: (principal: Principal, requestSha256: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.flatMap(admit(scope, rateClass), (principal) => idempotency.run(request, (requestSha256) => execute(principal, requestSha256)))

@@ -6,20 +6,16 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { attachment, PDF_CACHE_CONTROL } from "../shared/content-disposition.ts"
 import { PressroomApi } from "../http/api.ts"
-import { CONTRACT_VERSION } from "../shared/error-responses.ts"
-import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
+import { ArtifactExpired, ArtifactUnavailable, Forbidden } from "../shared/errors.ts"
 import { ArtifactLinkResponse } from "./api.ts"
-import { type Artifact, artifactRetention } from "./artifact.ts"
+import { createArtifactLink, servable, servableArtifact } from "./operations.ts"
+import type { Artifact } from "./artifact.ts"
 import { ArtifactLinks } from "./links.ts"
 import { ArtifactRepository } from "./repository.ts"
 import { ArtifactStore } from "./store.ts"
-
-/** Whether the artifact may still be served: available and not past its expiry (the sweeper may not have run yet). */
-const servable = (artifact: Artifact) => artifact.status === "available" && artifact.expiresAt.getTime() > Date.now()
 
 const etagOf = (artifact: Artifact) => `"${artifact.sha256}"`
 
@@ -36,23 +32,17 @@ const linkHeaders = (artifact: Artifact) => ({ ...pdfHeaders(artifact), "referre
 export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
   Effect.gen(function* () {
     const admission = yield* Admission
-    const artifacts = yield* ArtifactRepository
+    const _artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
-    const links = yield* ArtifactLinks
+    const _links = yield* ArtifactLinks
 
-    const owned = (principal: Principal, artifactId: string) =>
-      Effect.flatMap(artifacts.find(artifactId), (found) =>
-        Option.isSome(found) && found.value.accountId === principal.accountId
-          ? Effect.succeed(found.value)
-          : Effect.fail(new NotFound({ resource: "artifact" }))
-      )
-    const live = (artifact: Artifact) => (servable(artifact) ? Effect.succeed(artifact) : Effect.fail(new ArtifactExpired()))
+    const context = yield* Effect.context<ArtifactRepository | ArtifactLinks>()
 
     return handlers
       .handle("download", ({ headers, path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          const artifact = yield* servableArtifact(principal, path.artifactId).pipe(Effect.provide(context))
           if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etagOf(artifact) || tag.trim() === "*")) {
             return HttpServerResponse.empty({ status: 304, headers: { etag: etagOf(artifact) } })
           }
@@ -63,19 +53,11 @@ export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts",
       .handle("createLink", ({ path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
-          const link = yield* links.mint(artifact.id, artifact.expiresAt)
-          const href = yield* links.href(link.path)
-          return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(
-            {
-              artifactId: artifact.id,
-              contractVersion: CONTRACT_VERSION,
-              expiresAt: link.expiresAt,
-              href,
-              retention: artifactRetention(artifact)
-            },
-            { status: 201, headers: { "cache-control": "no-store" } }
-          ).pipe(Effect.orDie)
+          const link = yield* createArtifactLink(principal, path.artifactId).pipe(Effect.provide(context))
+          return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(link, {
+            status: 201,
+            headers: { "cache-control": "no-store" }
+          }).pipe(Effect.orDie)
         })
       )
   })

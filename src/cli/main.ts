@@ -9,6 +9,7 @@ import {
   auditUsage,
   creditsUsage,
   keysUsage,
+  mcpUsage,
   migrateUsage,
   renderUsage,
   serveUsage,

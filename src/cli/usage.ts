@@ -12,6 +12,7 @@ export const keysUsage =
   "usage: pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys revoke <keyId>"
 export const auditUsage = "usage: pressroom audit <jobId> [--json]"
 export const actionUsage = "usage: pressroom action (the GitHub Action's step: inputs from INPUT_* variables, see action.yml)"
+export const mcpUsage = "usage: pressroom mcp (with PRESSROOM_URL and PRESSROOM_API_KEY set)"
 export const creditsUsage = "usage: pressroom credits add --account <accountId> --packs <n>"
 
 /** A command line that cannot be carried out as written: printed as one line, exit code 2. */

@@ -1,28 +1,21 @@
 /**
  * The document endpoints, each admitted by `Admission` (scope, rate class, and for a mutation its
- * Idempotency-Key), then a call of `Documents`; previews and publications are jobs of channel
- * `rest_v2`, admitted by `Jobs` and awaited up to the synchronous threshold.
+ * Idempotency-Key), then an operation of operations.ts answered as a response; previews and
+ * publications are jobs of channel `rest_v2`, awaited up to the synchronous threshold.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, type Schema } from "effect"
-import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { PressroomApi } from "../http/api.ts"
 import { JobResponses } from "../jobs/job-response.ts"
-import { Jobs } from "../jobs/jobs.ts"
+import type { Jobs } from "../jobs/jobs.ts"
 import { syncThresholdMs } from "../jobs/sync-threshold.ts"
-import { Cursors } from "../shared/cursor.ts"
+import type { Cursors } from "../shared/cursor.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
-import { DEFAULT_PAGE, pageOf } from "../shared/pagination.ts"
-import { DeletionResponse, DocumentResponse, type RenderRequest, RevisionCreated } from "./api.ts"
-import { type Document, documentRetention, type Revision, toDocumentResource, toRevisionRecord } from "./document.ts"
+import { DeletionResponse, DocumentResponse, RevisionCreated } from "./api.ts"
+import { documentRetention } from "./document.ts"
 import { Documents } from "./documents.ts"
-import { checkRevision, checkTitle, renderSpecOf } from "./revision-request.ts"
-
-const linksOf = (documentId: string) => {
-  const self = `/api/v2/documents/${documentId}`
-  return { self, revisions: `${self}/revisions`, preview: `${self}/previews`, publish: `${self}/publishes` }
-}
+import { createDocument, createRevision, getDocument, listDocuments, renderRevision } from "./operations.ts"
 
 /** A response built here rather than by the endpoint, so that `Idempotency` can save it with its headers. */
 const json = <A, I>(schema: Schema.Schema<A, I>, body: NoInfer<A>, status: number, headers: Record<string, string> = {}) =>
@@ -32,45 +25,9 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
   Effect.gen(function* () {
     const admission = yield* Admission
     const documents = yield* Documents
-    const jobs = yield* Jobs
     const responses = yield* JobResponses
-    const cursors = yield* Cursors
     const threshold = Duration.millis(yield* syncThresholdMs)
-
-    /** A preview or publication: the revision's render, admitted as a job and awaited up to the threshold. */
-    const render = (
-      principal: Principal,
-      documentId: string,
-      request: RenderRequest,
-      purpose: "preview" | "final",
-      requestSha256: string
-    ) =>
-      Effect.gen(function* () {
-        // Read inside the admission's transaction, the document stays locked until its job is
-        // written: a deletion either waits and then cancels the job, or commits first and this is 409.
-        const admitting = Effect.gen(function* () {
-          const { revision } = yield* documents.forRender(principal, documentId, request.revisionId)
-          const spec = yield* renderSpecOf(revision, request)
-          return { principal, purpose, channel: "rest_v2", spec, requestSha256, documentId, revisionId: revision.id } as const
-        })
-        // A client that stops waiting leaves the job to run: its result stays readable at links.self.
-        const job = yield* jobs.admitAndAwait(admitting, threshold, () => Effect.void)
-        return yield* responses.response(job)
-      })
-
-    const revisionCreated = (document: Document, revision: Revision) => {
-      const links = linksOf(document.id)
-      return json(
-        RevisionCreated,
-        {
-          contractVersion: CONTRACT_VERSION,
-          documentId: document.id,
-          revision: toRevisionRecord(revision),
-          links: { document: links.self, preview: links.preview, publish: links.publish }
-        },
-        201
-      )
-    }
+    const context = yield* Effect.context<Documents | Jobs | Cursors>()
 
     return handlers
       .handle("create", ({ headers, payload }) =>
@@ -79,47 +36,19 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
           "write",
           { operation: "documents.create", key: headers["idempotency-key"], pathParams: {}, body: payload },
           (principal) =>
-            Effect.gen(function* () {
-              const title = yield* checkTitle(payload.title)
-              const revision = yield* checkRevision(payload.revision, "revision.")
-              const created = yield* documents.create(principal, { taskId: payload.taskId, title, revision })
-              return yield* json(
-                DocumentResponse,
-                {
-                  contractVersion: CONTRACT_VERSION,
-                  document: toDocumentResource(created.document),
-                  links: linksOf(created.document.id),
-                  revision: toRevisionRecord(created.revision)
-                },
-                201,
-                { location: `/api/v2/documents/${created.document.id}` }
-              )
-            })
+            Effect.flatMap(createDocument(principal, payload), (created) =>
+              json(DocumentResponse, created, 201, { location: created.links.self })
+            ).pipe(Effect.provide(context))
         )
       )
       .handle("list", ({ urlParams }) =>
-        Effect.gen(function* () {
-          const principal = yield* admission.admit("documents.read", "read")
-          const limit = urlParams.limit ?? DEFAULT_PAGE
-          const after = urlParams.cursor === undefined ? null : yield* cursors.decode(principal.accountId, urlParams.cursor)
-          const page = pageOf(yield* documents.list(principal, limit + 1, after), limit, (position) =>
-            cursors.encode(principal.accountId, position)
-          )
-          return {
-            contractVersion: CONTRACT_VERSION,
-            documents: page.items.map(({ document }) => toDocumentResource(document)),
-            pagination: page.pagination
-          } as const
-        })
+        Effect.flatMap(admission.admit("documents.read", "read"), (principal) => listDocuments(principal, urlParams)).pipe(
+          Effect.provide(context)
+        )
       )
       .handle("get", ({ path }) =>
-        Effect.flatMap(admission.admit("documents.read", "read"), (principal) =>
-          Effect.map(documents.detail(principal, path.documentId), ({ document, latestRevision }) => ({
-            contractVersion: CONTRACT_VERSION,
-            document: toDocumentResource(document),
-            latestRevision: latestRevision && toRevisionRecord(latestRevision),
-            links: linksOf(document.id)
-          }))
+        Effect.flatMap(admission.admit("documents.read", "read"), (principal) => getDocument(principal, path.documentId)).pipe(
+          Effect.provide(context)
         )
       )
       .handle("delete", ({ headers, path }) =>
@@ -143,11 +72,9 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
           "write",
           { operation: "documents.revise", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
           (principal) =>
-            Effect.gen(function* () {
-              const input = yield* checkRevision(payload)
-              const { document, revision } = yield* documents.revise(principal, path.documentId, input)
-              return yield* revisionCreated(document, revision)
-            })
+            Effect.flatMap(createRevision(principal, path.documentId, payload), (created) => json(RevisionCreated, created, 201)).pipe(
+              Effect.provide(context)
+            )
         )
       )
       .handle("createPreview", ({ headers, path, payload }) =>
@@ -155,7 +82,11 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
           "documents.preview",
           "preview",
           { operation: "documents.preview", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
-          (principal, requestSha256) => render(principal, path.documentId, payload, "preview", requestSha256)
+          (principal, requestSha256) =>
+            renderRevision(principal, path.documentId, payload, "preview", "rest_v2", requestSha256, threshold).pipe(
+              Effect.flatMap((job) => responses.response(job)),
+              Effect.provide(context)
+            )
         )
       )
       .handle("createPublication", ({ headers, path, payload }) =>
@@ -163,7 +94,11 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
           "documents.render",
           "publish",
           { operation: "documents.publish", key: headers["idempotency-key"], pathParams: { documentId: path.documentId }, body: payload },
-          (principal, requestSha256) => render(principal, path.documentId, payload, "final", requestSha256)
+          (principal, requestSha256) =>
+            renderRevision(principal, path.documentId, payload, "final", "rest_v2", requestSha256, threshold).pipe(
+              Effect.flatMap((job) => responses.response(job)),
+              Effect.provide(context)
+            )
         )
       )
   })

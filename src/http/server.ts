@@ -13,6 +13,7 @@ import { ArtifactLinksHandlers, ArtifactsHandlers } from "../artifacts/http.ts"
 import { V1Handlers } from "../convert/http.ts"
 import { DocumentsHandlers } from "../documents/http.ts"
 import { JobsHandlers } from "../jobs/http.ts"
+import { McpRoute, MCP_PATH } from "../mcp/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { WebhooksHandlers } from "../webhooks/http.ts"
@@ -29,7 +30,14 @@ const DOCS_PATH = "/docs"
 
 /** With the admin API off, its paths are unknown routes in every respect (404, never 405 or 415). */
 const routes = Effect.map(adminTokenConfig, (token) =>
-  routeTable(PressroomApi, [{ method: "GET", path: DOCS_PATH }], Option.isNone(token) ? ["/admin/"] : [])
+  routeTable(
+    PressroomApi,
+    [
+      { method: "GET", path: DOCS_PATH },
+      { method: "POST", path: MCP_PATH }
+    ],
+    Option.isNone(token) ? ["/admin/"] : []
+  )
 )
 
 const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
@@ -75,6 +83,8 @@ const HttpLive = Layer.unwrapEffect(
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
   Layer.provide(HttpApiBuilder.middleware(withOverview(DOCS_PATH))),
+  // The MCP server (contract section 13) beside the API, behind the same keys and error envelope.
+  Layer.provide(McpRoute.pipe(Layer.provide(AuthenticationLive))),
   Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

@@ -21,6 +21,24 @@ import {
   publishingError
 } from "../shared/errors.ts"
 
+export interface ResponseSealing {
+  readonly seal: (body: string) => string
+  readonly open: (sealed: string) => string
+}
+
+/**
+ * How an outcome of type `A` is kept in a record and given back by a replay: an HTTP response
+ * (`httpOutcome`), or a value such as an MCP tool's result (`jsonOutcome`).
+ */
+export interface OutcomeCodec<A> {
+  readonly save: (outcome: A) => Effect.Effect<SavedResponse>
+  readonly replay: (saved: SavedResponse) => A
+  /** The error of a replay (a REST replay marks its headers). */
+  readonly replayError: (saved: SavedError) => PublishedError
+  /** Seals what is saved (a body holding a secret), and opens it for a replay. */
+  readonly sealing?: ResponseSealing
+}
+
 export const REPLAYED_HEADER = "idempotency-replayed"
 
 export interface SavedResponse {
@@ -82,6 +100,21 @@ export const replayError = ({ headers, ...error }: SavedError): PublishedError =
     error: { ...error, category: categoryOf[error.code] },
     headers: { ...headers, [REPLAYED_HEADER]: "true" }
   })
+
+/** A REST mutation's outcome: its response, replayed with `Idempotency-Replayed: true`. */
+export const httpOutcome = (sealing?: ResponseSealing): OutcomeCodec<HttpServerResponse.HttpServerResponse> => ({
+  save: captureResponse,
+  replay: replayResponse,
+  replayError,
+  ...(sealing ? { sealing } : {})
+})
+
+/** A value that is JSON (an MCP tool's result), kept as its text; a replay gives back an equal value. */
+export const jsonOutcome = <A>(): OutcomeCodec<A> => ({
+  save: (value) => Effect.succeed({ status: 200, headers: {}, body: JSON.stringify(value) }),
+  replay: (saved) => JSON.parse(saved.body ?? "null") as A,
+  replayError: ({ headers: _, ...error }) => new PublishedError({ error: { ...error, category: categoryOf[error.code] }, headers: {} })
+})
 
 /** The error's JSON for the record, and back. */
 export const encodeError = Schema.encodeSync(SavedError)

@@ -6,12 +6,12 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import { Duration, Effect } from "effect"
-import { requireScope } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { PressroomApi } from "../http/api.ts"
 import { JobResponses } from "./job-response.ts"
 import { syncThresholdMs } from "./sync-threshold.ts"
 import { Jobs } from "./jobs.ts"
+import { cancelJob } from "./operations.ts"
 
 export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers) =>
   Effect.gen(function* () {
@@ -32,13 +32,10 @@ export const JobsHandlers = HttpApiBuilder.group(PressroomApi, "jobs", (handlers
           "write",
           { operation: "jobs.cancel", key: headers["idempotency-key"], pathParams: { jobId: path.jobId }, body: payload ?? {} },
           (principal) =>
-            Effect.gen(function* () {
-              const job = yield* jobs.find(principal, path.jobId)
-              yield* requireScope(job.purpose === "final" ? "documents.render" : "documents.preview")
-              const after = yield* jobs.cancel(principal, job.id, threshold)
-              // 200 once the job has ended (cancelled, or done before the cancel reached its render), 202 while it runs.
-              return yield* responses.response(after)
-            })
+            // 200 once the job has ended (cancelled, or done before the cancel reached its render), 202 while it runs.
+            Effect.flatMap(cancelJob(principal, path.jobId, threshold), (after) => responses.response(after)).pipe(
+              Effect.provideService(Jobs, jobs)
+            )
         )
       )
   })

@@ -114,13 +114,8 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
         while (true) {
           const left = deadline - Date.now()
           if (isTerminal(job.status) || left <= 0) return job
-          // v2 admission runs inside Idempotency's uninterruptible execution, where a timeout
-          // cannot interrupt the wait and so would not end it at the synchronous threshold. The
-          // wait itself is interruptible: the timeout runs it in a fiber of its own, so only the
-          // timeout can interrupt it, never the client.
           yield* Queue.take(ended).pipe(
             Effect.repeat({ until: (id) => id === job.id }),
-            Effect.interruptible,
             Effect.timeoutOption(Duration.min(Duration.millis(left), AWAIT_RECHECK))
           )
           job = Option.getOrThrow(yield* store.find(job.id))
