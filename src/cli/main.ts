@@ -33,8 +33,12 @@ const commands: Readonly<Record<string, { readonly usage: string; readonly load:
   keys: { usage: keysUsage, load: async () => (await import("./accounts.ts")).runKeys },
   credits: { usage: creditsUsage, load: async () => (await import("./accounts.ts")).runCredits },
   audit: { usage: auditUsage, load: async () => (await import("./audit.ts")).runAudit },
-  action: { usage: actionUsage, load: async () => (await import("./action.ts")).runActionCommand }
+  action: { usage: actionUsage, load: async () => (await import("./action.ts")).runActionCommand },
+  mcp: { usage: mcpUsage, load: async () => (await import("./mcp.ts")).runMcp }
 }
+
+/** Commands that open no database: they render with the library, or talk to a server. */
+const withoutDatabase = new Set(["render", "action", "mcp"])
 
 const usage = [
   "usage: pressroom <command> [arguments]",
@@ -55,8 +59,8 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     return 2
   }
   try {
-    // Every command but render opens the database (its usage does not).
-    if (name !== "render" && !rest.includes("--help")) (await import("./folder-check.ts")).refuseHeldFolder()
+    // The other commands open the database (their usage does not).
+    if (!withoutDatabase.has(name) && !rest.includes("--help")) (await import("./folder-check.ts")).refuseHeldFolder()
     return (await (await command.load())(rest)) ?? 0
   } catch (error) {
     const usageProblem = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
