@@ -363,8 +363,16 @@ await forEachDatabase(t, async (t, database) => {
     )
   })
 
-  await t.test("a test-environment server without an admin token", async (t) => {
-    const testServer = await startServer(t, { ...database.env, PRESSROOM_KEY_ENVIRONMENT: "test", PRESSROOM_ADMIN_TOKEN: "" })
+  await t.test("a test-environment server without an admin token (nor a dashboard)", async (t) => {
+    const testServer = await startServer(t, {
+      ...database.env,
+      PRESSROOM_KEY_ENVIRONMENT: "test",
+      PRESSROOM_ADMIN_TOKEN: "",
+      PRESSROOM_DASHBOARD: "off"
+    })
+    for (const path of ["/app", "/app/sign-in", "/app/assets/app.css"]) {
+      isError(t, await requestJson(testServer, "GET", path), 404, "not_found", `PRESSROOM_DASHBOARD=off: ${path}`)
+    }
     t.not((await probe(testServer, `Bearer ${testKey}`)).status, 401, "a pk_test_ key is accepted")
     isError(t, await probe(testServer, `Bearer ${liveKey}`), 401, "unauthorized", "a pk_live_ key on a test server")
     const accountId = randomUUID()
@@ -373,7 +381,9 @@ await forEachDatabase(t, async (t, database) => {
       ["GET", `/admin/v1/accounts/${accountId}`, undefined],
       ["POST", `/admin/v1/accounts/${accountId}/keys`, {}],
       ["POST", `/admin/v1/keys/${accountId}/revoke`, undefined],
-      ["POST", `/admin/v1/accounts/${accountId}/credit-packs`, { packs: 1 }]
+      ["POST", `/admin/v1/accounts/${accountId}/credit-packs`, { packs: 1 }],
+      ["GET", `/admin/v1/accounts/${accountId}/keys`, undefined],
+      ["POST", `/admin/v1/accounts/${accountId}/invitations`, { email: "a@example.com" }]
     ] as const) {
       for (const token of [ADMIN_TOKEN, null]) {
         const response = await admin(testServer, method, route, payload, token)
