@@ -19,20 +19,22 @@ import { document } from "../layout.ts"
 import { CurrentMember } from "../member-context.ts"
 import { htmlResponse, redirect } from "../responses.ts"
 
-const when = (timestamp: string | null, none: string) => (timestamp === null ? none : `${timestamp.slice(0, 16).replace("T", " ")} UTC`)
+/** A timestamp to the minute; the page says once that times are UTC. */
+const when = (timestamp: string | null, none: string) => (timestamp === null ? none : timestamp.slice(0, 16).replace("T", " "))
 
 const keyRow = (key: ApiKey) =>
   html`<tr class="${key.revokedAt ? "revoked" : ""}">
-    <td data-label="Name" id="key-${key.id}">${key.name ?? "(unnamed)"}</td>
-    <td data-label="Prefix"><code>${key.prefix}…</code></td>
-    <td data-label="Scopes">${key.scopes.map((scope) => html`<span class="tag">${scope}</span>`)}</td>
+    <td data-label="Name" class="name" id="key-${key.id}">${key.name ?? "(unnamed)"}</td>
+    <td data-label="Prefix" class="nowrap"><code>${key.prefix}…</code></td>
+    <td data-label="Scopes"><span class="tags">${key.scopes.map((scope) => html`<span class="tag">${scope}</span>`)}</span></td>
     <td data-label="Environment">${key.environment}</td>
     <td data-label="Created">${when(key.createdAt, "")}</td>
     <td data-label="Last used">${when(key.lastUsedAt, "never")}</td>
     <td data-label="Expires">${when(key.expiresAt, "never")}</td>
-    <td data-label="Revoked">${
+    <td data-label="Revoked">${when(key.revokedAt, "no")}</td>
+    <td data-label="Actions">${
       key.revokedAt
-        ? when(key.revokedAt, "")
+        ? ""
         : html`<form method="get" action="/app/keys/${key.id}/revoke">
           <button type="submit" class="button secondary" aria-describedby="key-${key.id}">Revoke</button>
         </form>`
@@ -49,11 +51,12 @@ const keysPage = (member: Parameters<typeof document>[0]["member"] & {}, keys: R
         ${top}
         <section aria-labelledby="list">
           <h2 id="list">Keys of this account</h2>
+          <p class="hint">Times are UTC. “Last used” is kept to the minute.</p>
           ${
             keys.length === 0
               ? html`<p>No keys yet.</p>`
               : html`<div class="table-box"><table class="stack-table">
-                <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Environment</th><th>Created</th><th>Last used</th><th>Expires</th><th>Revoked</th></tr></thead>
+                <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Environment</th><th>Created</th><th>Last used</th><th>Expires</th><th>Revoked</th><th>Actions</th></tr></thead>
                 <tbody>${keys.map(keyRow)}</tbody>
               </table></div>`
           }
