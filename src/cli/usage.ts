@@ -7,9 +7,9 @@ export const renderUsage =
 export const serveUsage = "usage: pressroom serve"
 export const migrateUsage = "usage: pressroom migrate"
 export const accountsUsage =
-  "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId>"
+  "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId> | accounts invite <accountId> <email>"
 export const keysUsage =
-  "usage: pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys revoke <keyId>"
+  "usage: pressroom keys create --account <accountId> [--name <name>] [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys list --account <accountId> | keys revoke <keyId>"
 export const auditUsage = "usage: pressroom audit <jobId> [--json]"
 export const actionUsage = "usage: pressroom action (the GitHub Action's step: inputs from INPUT_* variables, see action.yml)"
 export const mcpUsage = "usage: pressroom mcp (with PRESSROOM_URL and PRESSROOM_API_KEY set)"

@@ -11,9 +11,11 @@ import { AuthenticationLive } from "../accounts/authentication.ts"
 import { adminTokenConfig } from "../accounts/config.ts"
 import { ArtifactLinksHandlers, ArtifactsHandlers } from "../artifacts/http.ts"
 import { V1Handlers } from "../convert/http.ts"
+import { DashboardLive } from "../dashboard/router.ts"
 import { DocumentsHandlers } from "../documents/http.ts"
 import { JobsHandlers } from "../jobs/http.ts"
 import { McpRoute, MCP_PATH } from "../mcp/http.ts"
+import { MembersAdminHandlers } from "../members/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { WebhooksHandlers } from "../webhooks/http.ts"
@@ -50,7 +52,8 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
     ArtifactLinksHandlers,
     TemplatesHandlers,
     WebhooksHandlers,
-    AdminHandlers
+    AdminHandlers,
+    MembersAdminHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -85,6 +88,7 @@ export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiBuilder.middleware(withOverview(DOCS_PATH))),
   // The MCP server (contract section 13) beside the API, behind the same keys and error envelope.
   Layer.provide(McpRoute.pipe(Layer.provide(AuthenticationLive))),
+  Layer.provide(DashboardLive),
   Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

@@ -108,11 +108,13 @@ await forEachDatabase(t, async (t, database) => {
       key,
       {
         id: key.id,
+        name: null,
         prefix: secret.slice(0, 12),
         scopes: ALL_SCOPES,
         environment: "live",
         expiresAt: null,
         createdAt: key.createdAt,
+        lastUsedAt: null,
         revokedAt: null
       },
       "every scope when none are named"
@@ -276,6 +278,34 @@ await forEachDatabase(t, async (t, database) => {
     t.notOk(JSON.stringify(wrong.body).includes("wrong"), "the token is not echoed")
   })
 
+  await t.test("list keys, with their names and last use", async (t) => {
+    const account = await createAccount(server)
+    const named = await createKey(server, account.id, { name: "Billing service", scopes: ["documents.render"] })
+    const unnamed = await createKey(server, account.id)
+    t.equal((await probe(server, `Bearer ${named.secret}`)).status, 400, "the named key is used once")
+    // Written off the request's path: awaited as a client would see it.
+    let keys: Array<{ id: string; name: string | null; lastUsedAt: string | null }> = []
+    for (let i = 0; i < 100 && !keys.find((key) => key.id === named.key.id)?.lastUsedAt; i++) {
+      const listed = await admin(server, "GET", `/admin/v1/accounts/${account.id}/keys`)
+      t.equal(listed.status, 200)
+      keys = listed.body.keys
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    t.same(
+      keys.map((key) => [key.id, key.name]),
+      [
+        [unnamed.key.id, null],
+        [named.key.id, "Billing service"]
+      ],
+      "newest first, each with its name"
+    )
+    t.match(keys.find((key) => key.id === named.key.id)?.lastUsedAt, ISO, "the used key says when")
+    t.equal(keys.find((key) => key.id === unnamed.key.id)?.lastUsedAt, null, "the unused one never")
+    t.notOk(JSON.stringify(keys).includes(named.secret), "no secret in the list")
+    isError(t, await admin(server, "GET", `/admin/v1/accounts/${randomUUID()}/keys`), 404, "not_found", "an unknown account")
+    isError(t, await admin(server, "POST", `/admin/v1/accounts/${account.id}/keys`, { name: "" }), 400, "invalid_request", "an empty name")
+  })
+
   await t.test("revoke keys", async (t) => {
     const account = await createAccount(server)
     const { key, secret } = await createKey(server, account.id)
@@ -299,6 +329,8 @@ await forEachDatabase(t, async (t, database) => {
     t.same(responses("/admin/v1/accounts/{accountId}", "get"), ["200", "400", "401", "404", "500"])
     t.same(responses("/admin/v1/accounts/{accountId}/keys", "post"), ["201", "400", "401", "404", "413", "415", "422", "500"])
     t.same(responses("/admin/v1/keys/{keyId}/revoke", "post"), ["200", "400", "401", "404", "500"])
+    t.same(responses("/admin/v1/accounts/{accountId}/keys", "get"), ["200", "400", "401", "404", "500"])
+    t.same(responses("/admin/v1/accounts/{accountId}/invitations", "post"), ["201", "400", "401", "404", "409", "413", "415", "422", "500"])
     t.same(responses("/admin/v1/accounts/{accountId}/credit-packs", "post"), ["201", "400", "401", "404", "413", "415", "422", "500"])
   })
 
@@ -331,8 +363,16 @@ await forEachDatabase(t, async (t, database) => {
     )
   })
 
-  await t.test("a test-environment server without an admin token", async (t) => {
-    const testServer = await startServer(t, { ...database.env, PRESSROOM_KEY_ENVIRONMENT: "test", PRESSROOM_ADMIN_TOKEN: "" })
+  await t.test("a test-environment server without an admin token (nor a dashboard)", async (t) => {
+    const testServer = await startServer(t, {
+      ...database.env,
+      PRESSROOM_KEY_ENVIRONMENT: "test",
+      PRESSROOM_ADMIN_TOKEN: "",
+      PRESSROOM_DASHBOARD: "off"
+    })
+    for (const path of ["/app", "/app/sign-in", "/app/assets/app.css"]) {
+      isError(t, await requestJson(testServer, "GET", path), 404, "not_found", `PRESSROOM_DASHBOARD=off: ${path}`)
+    }
     t.not((await probe(testServer, `Bearer ${testKey}`)).status, 401, "a pk_test_ key is accepted")
     isError(t, await probe(testServer, `Bearer ${liveKey}`), 401, "unauthorized", "a pk_live_ key on a test server")
     const accountId = randomUUID()
@@ -341,7 +381,9 @@ await forEachDatabase(t, async (t, database) => {
       ["GET", `/admin/v1/accounts/${accountId}`, undefined],
       ["POST", `/admin/v1/accounts/${accountId}/keys`, {}],
       ["POST", `/admin/v1/keys/${accountId}/revoke`, undefined],
-      ["POST", `/admin/v1/accounts/${accountId}/credit-packs`, { packs: 1 }]
+      ["POST", `/admin/v1/accounts/${accountId}/credit-packs`, { packs: 1 }],
+      ["GET", `/admin/v1/accounts/${accountId}/keys`, undefined],
+      ["POST", `/admin/v1/accounts/${accountId}/invitations`, { email: "a@example.com" }]
     ] as const) {
       for (const token of [ADMIN_TOKEN, null]) {
         const response = await admin(testServer, method, route, payload, token)

@@ -66,6 +66,8 @@ await forEachDatabase(t, async (t, database) => {
         "create",
         "--account",
         account.id,
+        "--name",
+        "Nightly build",
         "--scope",
         "documents.read",
         "--scope",
@@ -77,14 +79,26 @@ await forEachDatabase(t, async (t, database) => {
     t.match(created.secret, /^pk_live_[0-9a-f]{32}$/)
     t.same(created.key, {
       id: created.key.id,
+      name: "Nightly build",
       prefix: created.secret.slice(0, 12),
       scopes: ["documents.render", "documents.read"],
       environment: "live",
       expiresAt: "2099-01-01T00:00:00.000Z",
       createdAt: created.key.createdAt,
+      lastUsedAt: null,
       revokedAt: null
     })
     t.ok(await authenticates(database, created.secret, "live"), "the key works")
+    const { keys } = json(t, await pressroom(database, ["keys", "list", "--account", account.id]))
+    t.same(
+      keys.map((key: { id: string; name: string }) => [key.id, key.name]),
+      [[created.key.id, "Nightly build"]],
+      "keys list shows the account's keys"
+    )
+    t.notOk(JSON.stringify(keys).includes(created.secret), "without their secrets")
+
+    const invited = json(t, await pressroom(database, ["accounts", "invite", account.id, "Ada@Example.com"]))
+    t.match(invited, { invitation: { id: UUID, email: "ada@example.com" }, url: /^http:\/\/[^/]+\/app\/invitations\/[A-Za-z0-9_-]{43}$/ })
 
     const { key } = json(t, await pressroom(database, ["keys", "revoke", created.key.id]))
     t.match(key, { id: created.key.id, revokedAt: /^\d{4}-/ })

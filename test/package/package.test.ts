@@ -66,6 +66,8 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     "fonts/manifest.json",
     "typst-templates/catalog.json",
     "migrations/0001_platform.sql",
+    "assets/dashboard/app.css",
+    "assets/dashboard/app.js",
     "README.md",
     "package.json"
   ])
