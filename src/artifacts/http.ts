@@ -6,20 +6,16 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { attachment } from "../shared/content-disposition.ts"
 import { PressroomApi } from "../http/api.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
-import { ArtifactExpired, ArtifactUnavailable, Forbidden, NotFound } from "../shared/errors.ts"
+import { ArtifactExpired, Forbidden } from "../shared/errors.ts"
 import { ArtifactLinkResponse } from "./api.ts"
 import { type Artifact, artifactRetention } from "./artifact.ts"
 import { ArtifactLinks } from "./links.ts"
+import { ownedArtifact, pdfOf, servable } from "./owned.ts"
 import { ArtifactRepository } from "./repository.ts"
-import { ArtifactStore } from "./store.ts"
-
-/** Whether the artifact may still be served: available and not past its expiry (the sweeper may not have run yet). */
-const servable = (artifact: Artifact) => artifact.status === "available" && artifact.expiresAt.getTime() > Date.now()
 
 const etagOf = (artifact: Artifact) => `"${artifact.sha256}"`
 
@@ -32,34 +28,23 @@ const pdfHeaders = (artifact: Artifact) => ({
 export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
   Effect.gen(function* () {
     const admission = yield* Admission
-    const artifacts = yield* ArtifactRepository
-    const storage = yield* ArtifactStore
     const links = yield* ArtifactLinks
-
-    const owned = (principal: Principal, artifactId: string) =>
-      Effect.flatMap(artifacts.find(artifactId), (found) =>
-        Option.isSome(found) && found.value.accountId === principal.accountId
-          ? Effect.succeed(found.value)
-          : Effect.fail(new NotFound({ resource: "artifact" }))
-      )
-    const live = (artifact: Artifact) => (servable(artifact) ? Effect.succeed(artifact) : Effect.fail(new ArtifactExpired()))
 
     return handlers
       .handle("download", ({ headers, path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          const artifact = yield* ownedArtifact(principal, path.artifactId)
           if (headers["if-none-match"]?.split(",").some((tag) => tag.trim() === etagOf(artifact) || tag.trim() === "*")) {
             return HttpServerResponse.empty({ status: 304, headers: { etag: etagOf(artifact) } })
           }
-          const pdf = yield* storage.get(artifact.storageKey).pipe(Effect.mapError(() => new ArtifactUnavailable()))
-          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: pdfHeaders(artifact) })
+          return HttpServerResponse.uint8Array(yield* pdfOf(artifact), { contentType: "application/pdf", headers: pdfHeaders(artifact) })
         })
       )
       .handle("createLink", ({ path }) =>
         Effect.gen(function* () {
           const principal = yield* admission.admit("documents.read", "read")
-          const artifact = yield* Effect.flatMap(owned(principal, path.artifactId), live)
+          const artifact = yield* ownedArtifact(principal, path.artifactId)
           const link = yield* links.mint(artifact.id, artifact.expiresAt)
           const href = yield* links.href(link.path)
           return yield* HttpServerResponse.schemaJson(ArtifactLinkResponse)(
@@ -80,7 +65,6 @@ export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts",
 export const ArtifactLinksHandlers = HttpApiBuilder.group(PressroomApi, "artifactLinks", (handlers) =>
   Effect.gen(function* () {
     const artifacts = yield* ArtifactRepository
-    const storage = yield* ArtifactStore
     const links = yield* ArtifactLinks
 
     /** The artifact a link names, once its signature and expiry hold (403 otherwise, the same for every reason). */
@@ -98,8 +82,7 @@ export const ArtifactLinksHandlers = HttpApiBuilder.group(PressroomApi, "artifac
       .handle("download", ({ path }) =>
         Effect.gen(function* () {
           const artifact = yield* linked(path.token)
-          const pdf = yield* storage.get(artifact.storageKey).pipe(Effect.mapError(() => new ArtifactUnavailable()))
-          return HttpServerResponse.uint8Array(pdf, { contentType: "application/pdf", headers: pdfHeaders(artifact) })
+          return HttpServerResponse.uint8Array(yield* pdfOf(artifact), { contentType: "application/pdf", headers: pdfHeaders(artifact) })
         })
       )
       .handle("head", ({ path }) =>

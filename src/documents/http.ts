@@ -1,7 +1,7 @@
 /**
  * The document endpoints, each admitted by `Admission` (scope, rate class, and for a mutation its
  * Idempotency-Key), then a call of `Documents`; previews and publications are jobs of channel
- * `rest_v2`, admitted by `Jobs` and awaited up to the synchronous threshold.
+ * `rest_v2` (render-job.ts), awaited up to the synchronous threshold.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, type Schema } from "effect"
@@ -9,7 +9,6 @@ import type { Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { PressroomApi } from "../http/api.ts"
 import { JobResponses } from "../jobs/job-response.ts"
-import { Jobs } from "../jobs/jobs.ts"
 import { syncThresholdMs } from "../jobs/sync-threshold.ts"
 import { Cursors } from "../shared/cursor.ts"
 import { CONTRACT_VERSION } from "../shared/error-responses.ts"
@@ -17,7 +16,8 @@ import { DEFAULT_PAGE, pageOf } from "../shared/pagination.ts"
 import { DeletionResponse, DocumentResponse, type RenderRequest, RevisionCreated } from "./api.ts"
 import { type Document, documentRetention, type Revision, toDocumentResource, toRevisionRecord } from "./document.ts"
 import { Documents } from "./documents.ts"
-import { checkRevision, checkTitle, renderSpecOf } from "./revision-request.ts"
+import { renderJob } from "./render-job.ts"
+import { checkRevision, checkTitle } from "./revision-request.ts"
 
 const linksOf = (documentId: string) => {
   const self = `/api/v2/documents/${documentId}`
@@ -32,12 +32,11 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
   Effect.gen(function* () {
     const admission = yield* Admission
     const documents = yield* Documents
-    const jobs = yield* Jobs
     const responses = yield* JobResponses
     const cursors = yield* Cursors
     const threshold = Duration.millis(yield* syncThresholdMs)
 
-    /** A preview or publication: the revision's render, admitted as a job and awaited up to the threshold. */
+    /** A preview or publication: the revision's render, a `rest_v2` job awaited up to the threshold. */
     const render = (
       principal: Principal,
       documentId: string,
@@ -45,17 +44,10 @@ export const DocumentsHandlers = HttpApiBuilder.group(PressroomApi, "documents",
       purpose: "preview" | "final",
       requestSha256: string
     ) =>
-      Effect.gen(function* () {
-        const { revision } = yield* documents.forRender(principal, documentId, request.revisionId)
-        const spec = yield* renderSpecOf(revision, request)
-        // A client that stops waiting leaves the job to run: its result stays readable at links.self.
-        const job = yield* jobs.admitAndAwait(
-          { principal, purpose, channel: "rest_v2", spec, requestSha256, documentId, revisionId: revision.id },
-          threshold,
-          () => Effect.void
-        )
-        return yield* responses.response(job)
-      })
+      Effect.flatMap(
+        renderJob({ principal, documentId, request, purpose, channel: "rest_v2", requestSha256, threshold }),
+        responses.response
+      )
 
     const revisionCreated = (document: Document, revision: Revision) => {
       const links = linksOf(document.id)

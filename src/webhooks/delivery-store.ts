@@ -6,6 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { EVENT_CHANNELS } from "./event-types.ts"
 import type { SealedSecrets } from "./secrets.ts"
 
 /** How many outbox events one fan-out transaction takes. */
@@ -66,7 +67,8 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
        * one transaction, writes a pending delivery, due `firstDelaySeconds` from now, for each
        * subscription of the job's owner that existed and was not disabled when the event was
        * written and lists its type (dropped at once when it has been disabled since), then marks
-       * the events dispatched. Events of v1 jobs get no delivery: v1 answers in the request.
+       * the events dispatched. Events of jobs outside the document lifecycle (v1, MCP's
+       * one-call conversions) get no delivery: those answer in the request.
        * Returns how many deliveries it wrote, and how many events it took.
        */
       fanOut: (firstDelaySeconds: number): Effect.Effect<{ events: number; deliveries: number }> =>
@@ -85,7 +87,7 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
                   case when s.status = 'active' then 'pending' else 'dropped' end,
                   now() + make_interval(secs => ${firstDelaySeconds}), now(), now()
                 from outbox_events e
-                join jobs j on j.id = e.job_id and j.channel = 'rest_v2'
+                join jobs j on j.id = e.job_id and ${sql.in("j.channel", EVENT_CHANNELS)}
                 join webhook_subscriptions s on s.account_id = e.account_id
                   and s.created_at <= e.created_at and (s.disabled_at is null or s.disabled_at > e.created_at)
                   and s.event_types @> jsonb_build_array(e.type)
