@@ -66,6 +66,7 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     "fonts/manifest.json",
     "typst-templates/catalog.json",
     "migrations/0001_platform.sql",
+    "assets/gallery/clean.png",
     "README.md",
     "package.json"
   ])
