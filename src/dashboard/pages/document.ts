@@ -49,7 +49,8 @@ const jobItem = (job: Job, sequenceOf: ReadonlyMap<string, number>) =>
       job.warnings.length === 0
         ? ""
         : html`<ul class="line-warnings">${job.warnings.map(
-            (warning) => html`<li>${warning.line === null ? "" : html`Line ${warning.line}: `}${warning.message} <span class="tag">${warning.code}</span></li>`
+            (warning) =>
+              html`<li>${warning.line === null ? "" : html`Line ${warning.line}: `}${warning.message} <span class="tag">${warning.code}</span></li>`
           )}</ul>`
     }
     ${job.documentId ? html`<p><a href="${documentPath(job.documentId)}/edit?job=${job.id}">Open in the editor</a></p>` : ""}

@@ -107,7 +107,7 @@ const revisionRequestOf = (draft: Draft, parentRevisionId: string | null) => ({
   }
 })
 
-const sameContent = (revision: Revision, request: ReturnType<typeof revisionRequestOf>) =>
+const sameContent = (revision: Revision, request: { readonly markdown: string; readonly spec: unknown }) =>
   revision.markdown === request.markdown && jcsSha256(revision.spec) === jcsSha256(request.spec)
 
 // ---------------------------------------------------------------------------------------------
@@ -222,12 +222,14 @@ const editorPage = (view: EditorView) => {
 
 /** What `Publish` will use, said before it is used. */
 const publishCost = (principal: Principal) =>
-  Effect.map(Effect.flatMap(Ledger, (ledger) => ledger.usage(principal.accountId)), (usage) =>
-    usage.webDaily && usage.webDaily.remaining > 0
-      ? `Publishing uses 1 unit of today's web allowance (${usage.webDaily.remaining} left today); previews use none.`
-      : usage.remaining > 0
-        ? `Publishing uses 1 unit of your account (${usage.remaining} left this month); previews use none.`
-        : "No unit is left this month: a publication will be refused. Previews use none."
+  Effect.map(
+    Effect.flatMap(Ledger, (ledger) => ledger.usage(principal.accountId)),
+    (usage) =>
+      usage.webDaily && usage.webDaily.remaining > 0
+        ? `Publishing uses 1 unit of today's web allowance (${usage.webDaily.remaining} left today); previews use none.`
+        : usage.remaining > 0
+          ? `Publishing uses 1 unit of your account (${usage.remaining} left this month); previews use none.`
+          : "No unit is left this month: a publication will be refused. Previews use none."
   )
 
 const render = (view: Omit<EditorView, "publishCost">, status = 200) =>
@@ -247,7 +249,8 @@ export const showNewDocument = withRefusalPages(
     const found = /^[0-9a-f-]{36}$/i.test(customTemplateId)
       ? yield* (yield* CustomTemplates).findForOwner(member.principal.accountId, customTemplateId)
       : Option.none()
-    if (Option.isNone(found)) return yield* render({ member, documentId: null, draft: EMPTY, error: "That custom template no longer exists." }, 404)
+    if (Option.isNone(found))
+      return yield* render({ member, documentId: null, draft: EMPTY, error: "That custom template no longer exists." }, 404)
     const { options, baseTemplateId, name } = found.value
     const draft: Draft = {
       ...EMPTY,
@@ -304,7 +307,10 @@ export const saveDraft = (documentId: string | null) =>
           const revisionInput = yield* checkRevision(request)
           let target: { documentId: string; revisionId: string }
           if (documentId === null) {
-            const title = yield* Effect.flatMap(decodedRequest(CreateDocumentRequest.fields.title, draft.title === "" ? null : draft.title), checkTitle)
+            const title = yield* Effect.flatMap(
+              decodedRequest(CreateDocumentRequest.fields.title, draft.title === "" ? null : draft.title),
+              checkTitle
+            )
             const created = yield* documents.create(principal, { taskId: "dashboard", title, revision: revisionInput })
             target = { documentId: created.document.id, revisionId: created.revision.id }
           } else if (latest !== null && sameContent(latest, request)) {
@@ -330,6 +336,9 @@ export const saveDraft = (documentId: string | null) =>
       const refusal = publishingError(outcome.left as PressroomError)
       // A document that is gone or not the member's is a page of its own; anything else is said beside the draft.
       if (refusal.httpStatus === 404 || refusal.httpStatus === 409) return yield* Effect.fail(outcome.left)
-      return yield* render({ member, documentId, draft, error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}` }, refusal.httpStatus)
+      return yield* render(
+        { member, documentId, draft, error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}` },
+        refusal.httpStatus
+      )
     })
   )

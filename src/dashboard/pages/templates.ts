@@ -78,7 +78,11 @@ const templatesPage = (member: SignedIn, custom: ReadonlyArray<CustomTemplate>, 
               "Base template",
               catalog.templates.map((template) => [template.id, template.title] as const)
             )}
-            ${select("pageNumbers", "Page numbers", [["", "The template's default"], ["on", "On"], ["off", "Off"]])}
+            ${select("pageNumbers", "Page numbers", [
+              ["", "The template's default"],
+              ["on", "On"],
+              ["off", "Off"]
+            ])}
             <label for="bodyTextColor">Body text colour</label>
             <input id="bodyTextColor" name="bodyTextColor" type="text" placeholder="#1a2b3c">
             <label for="headingTextColor">Heading text colour</label>
@@ -110,8 +114,9 @@ const admitted = (rateClass: "read" | "write") =>
   Effect.flatMap(Admission, (admission) => admission.admit(rateClass === "read" ? "documents.read" : "templates.manage", rateClass))
 
 const listed = (member: SignedIn, top: Html | "" = "", status = 200) =>
-  Effect.map(Effect.flatMap(CustomTemplates, (templates) => templates.list(member.principal.accountId)), (custom) =>
-    templatesPage(member, custom, top, status)
+  Effect.map(
+    Effect.flatMap(CustomTemplates, (templates) => templates.list(member.principal.accountId)),
+    (custom) => templatesPage(member, custom, top, status)
   )
 
 export const showTemplates = withRefusalPages(
@@ -147,11 +152,17 @@ export const createCustomTemplate = withRefusalPages(
     const created = yield* Effect.either(
       decodedRequest(CreateCustomTemplateRequest, requestOf(form)).pipe(
         Effect.flatMap(toDefinition),
-        Effect.flatMap((definition) => Effect.flatMap(CustomTemplates, (templates) => templates.create(member.principal.accountId, definition)))
+        Effect.flatMap((definition) =>
+          Effect.flatMap(CustomTemplates, (templates) => templates.create(member.principal.accountId, definition))
+        )
       )
     )
     if (created._tag === "Left") {
-      return yield* listed(member, html`<p class="error" role="alert">The template was not created: ${publishingError(created.left).message}.</p>`, 422)
+      return yield* listed(
+        member,
+        html`<p class="error" role="alert">The template was not created: ${publishingError(created.left).message}.</p>`,
+        422
+      )
     }
     return yield* listed(member, html`<p class="notice" role="status">Custom template “${created.right.name}” created.</p>`)
   })

@@ -103,8 +103,9 @@ const webhooksPage = (member: SignedIn, subscriptions: ReadonlyArray<Subscriptio
   )
 
 const withList = (member: SignedIn, top: Html | "" = "", status = 200) =>
-  Effect.map(Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.list(member.principal.accountId)), (list) =>
-    webhooksPage(member, list, top, status)
+  Effect.map(
+    Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.list(member.principal.accountId)),
+    (list) => webhooksPage(member, list, top, status)
   )
 
 /** The admission of the API's webhook endpoints: the scope (a member holds every one) and the rate class. */
@@ -125,15 +126,23 @@ export const createWebhook = withRefusalPages(
     const description = (form.get("description") ?? "").trim()
     const created = yield* Effect.either(
       Effect.flatMap(
-        checkSubscription({ endpoint: (form.get("endpoint") ?? "").trim(), eventTypes: form.getAll("eventTypes"), description: description || null }),
-        (definition) => Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.create(member.principal.accountId, definition))
+        checkSubscription({
+          endpoint: (form.get("endpoint") ?? "").trim(),
+          eventTypes: form.getAll("eventTypes"),
+          description: description || null
+        }),
+        (definition) =>
+          Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.create(member.principal.accountId, definition))
       )
     )
     if (created._tag === "Left") {
       const message = publishingError(created.left).message
       return yield* withList(member, html`<p class="error" role="alert">The subscription was not added: ${message}.</p>`, 422)
     }
-    return yield* withList(member, secretNotice(`Subscription to ${created.right.subscription.endpoint} added.`, created.right.signingSecret))
+    return yield* withList(
+      member,
+      secretNotice(`Subscription to ${created.right.subscription.endpoint} added.`, created.right.signingSecret)
+    )
   })
 )
 
@@ -148,7 +157,10 @@ export const rotateWebhook = (subscriptionId: string) =>
       )
       return yield* withList(
         member,
-        secretNotice(`A new secret for ${rotated.subscription.endpoint}; the previous one still signs for a while (the rotation's overlap).`, rotated.signingSecret)
+        secretNotice(
+          `A new secret for ${rotated.subscription.endpoint}; the previous one still signs for a while (the rotation's overlap).`,
+          rotated.signingSecret
+        )
       )
     })
   )
@@ -189,7 +201,12 @@ const deliveryItem = (member: SignedIn, subscription: Subscription, item: Delive
     ${attemptRows(item)}
     ${
       subscription.status === "active"
-        ? postButton(member, `${webhookPath(subscription.id)}/deliveries/${item.delivery.id}/redeliver`, "Redeliver", `delivery-${item.delivery.id}`)
+        ? postButton(
+            member,
+            `${webhookPath(subscription.id)}/deliveries/${item.delivery.id}/redeliver`,
+            "Redeliver",
+            `delivery-${item.delivery.id}`
+          )
         : ""
     }
   </li>`
