@@ -29,6 +29,9 @@ export const CreateAccountRequest = Schema.Struct({
 export type CreateAccountRequest = typeof CreateAccountRequest.Type
 
 export const CreateKeyRequest = Schema.Struct({
+  name: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))).annotations({
+    description: "what the key is for, to tell keys apart in lists; null (or absent) for none"
+  }),
   scopes: Schema.optional(Schema.Array(oneOf(ApiScope.literals))).annotations({ description: "the key's scopes; absent for every scope" }),
   environment: Schema.optional(oneOf(KeyEnvironment.literals)).annotations({
     description: "pk_live_ or pk_test_; absent for the environment this server accepts (PRESSROOM_KEY_ENVIRONMENT)"
@@ -52,5 +55,6 @@ export const KeyCreated = Schema.Struct({
   key: ApiKey,
   secret: Schema.String.annotations({ description: "the API key itself, shown this once: only its hash is kept" })
 }).annotations({ identifier: "KeyCreated" })
+export const KeyList = Schema.Struct({ keys: Schema.Array(ApiKey) }).annotations({ identifier: "KeyList" })
 export const KeyRevoked = Schema.Struct({ key: ApiKey }).annotations({ identifier: "KeyRevoked" })
 export const CreditPacksAdded = Schema.Struct({ usage: Usage }).annotations({ identifier: "CreditPacksAdded" })

@@ -26,6 +26,7 @@ import type {
   CreateKeyRequest,
   CreditPacksAdded,
   KeyCreated,
+  KeyList,
   KeyRevoked
 } from "./administration-bodies.ts"
 import { keyEnvironmentConfig } from "./config.ts"
@@ -73,9 +74,15 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
         return { account, usage: yield* ledger.usage(account.id) }
       })
 
-    const createKey = (accountId: string, request: CreateKeyRequest): Effect.Effect<typeof KeyCreated.Type, InvalidRequest | NotFound> =>
+    /** A new key of `accountId`, made by the operator or, in the dashboard, by the member `createdByMemberId`. */
+    const createKey = (
+      accountId: string,
+      request: CreateKeyRequest,
+      createdByMemberId: string | null = null
+    ): Effect.Effect<typeof KeyCreated.Type, InvalidRequest | NotFound> =>
       Effect.gen(function* () {
         const account = yield* accounts.find(accountId)
+        const name = request.name ? yield* decodeContent(StoredText, request.name, "name") : null
         const scopes = yield* scopesOf(request.scopes)
         const environment =
           request.environment === undefined ? defaultEnvironment : yield* named(KeyEnvironment, "environment", request.environment)
@@ -83,15 +90,20 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
         if (expiresAt !== null && expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) {
           return yield* Effect.fail(InvalidRequest.unprocessable("expiresAt must be in the future", "expiresAt"))
         }
-        return yield* keys.create({ accountId: account.id, scopes, environment, expiresAt })
+        return yield* keys.create({ accountId: account.id, name, createdByMemberId, scopes, environment, expiresAt })
       })
 
-    const revokeKey = (keyId: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> => Effect.map(keys.revoke(keyId), (key) => ({ key }))
+    const listKeys = (accountId: string): Effect.Effect<typeof KeyList.Type, NotFound> =>
+      Effect.flatMap(accounts.find(accountId), (account) => Effect.map(keys.list(account.id), (keys) => ({ keys })))
+
+    /** Revokes `keyId`; with `accountId` (a member's), only a key of that account. */
+    const revokeKey = (keyId: string, accountId?: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> =>
+      Effect.map(keys.revoke(keyId, accountId), (key) => ({ key }))
 
     const addCreditPacks = (accountId: string, packs: number): Effect.Effect<typeof CreditPacksAdded.Type, InvalidRequest | NotFound> =>
       Effect.map(ledger.addCreditPacks(accountId, packs), (usage) => ({ usage }))
 
-    return { createAccount, describeAccount, createKey, revokeKey, addCreditPacks } as const
+    return { createAccount, describeAccount, createKey, listKeys, revokeKey, addCreditPacks } as const
   }),
   dependencies: [Accounts.Default, ApiKeys.Default, Ledger.Default]
 }) {}

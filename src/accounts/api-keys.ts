@@ -11,16 +11,23 @@ import { ApiKey } from "./api-key-resource.ts"
 
 export interface NewApiKey {
   readonly accountId: string
+  readonly name: string | null
+  /** The member who made it in the dashboard; null for the operator's. */
+  readonly createdByMemberId: string | null
   readonly scopes: ReadonlyArray<ApiScope>
   readonly environment: KeyEnvironment
   readonly expiresAt: Date | null
 }
+
+/** How often a key's `lastUsedAt` may be written. */
+const LAST_USED_RESOLUTION_MS = 60_000
 
 /** A row of `api_keys` (its listed columns) decoded into an `ApiKey`. */
 const ApiKeyRow = Schema.Struct({
   ...ApiKey.fields,
   expiresAt: column(Schema.NullOr(TimestampColumn), "expires_at"),
   createdAt: column(TimestampColumn, "created_at"),
+  lastUsedAt: column(Schema.NullOr(TimestampColumn), "last_used_at"),
   revokedAt: column(Schema.NullOr(TimestampColumn), "revoked_at")
 })
 const toApiKey = (row: unknown) => Effect.map(Schema.decodeUnknown(ApiKeyRow)(row), (fields) => new ApiKey(fields))
@@ -35,9 +42,12 @@ const Credential = Schema.Struct({
   revokedAt: column(Schema.NullOr(Schema.DateFromSelf), "revoked_at")
 })
 
+const KEY_COLUMNS_TEXT = "id, name, prefix, scopes, environment, expires_at, created_at, last_used_at, revoked_at"
+
 export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const KEY_COLUMNS = sql.literal(KEY_COLUMNS_TEXT)
     const credentialOf = SqlSchema.findOne({
       Request: Schema.String,
       Result: Credential,
@@ -52,25 +62,54 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
     const create = (key: NewApiKey): Effect.Effect<{ readonly key: ApiKey; readonly secret: string }> => {
       const secret = generateApiKey(key.environment)
       return sql`
-        insert into api_keys (id, account_id, prefix, secret_sha256, scopes, environment, expires_at)
-        values (${randomUUID()}, ${key.accountId}, ${prefixOf(secret)}, ${hashApiKey(secret)}, ${key.scopes}::text[],
-                ${key.environment}, ${key.expiresAt})
-        returning id, prefix, scopes, environment, expires_at, created_at, revoked_at`.pipe(
+        insert into api_keys (id, account_id, name, created_by_member_id, prefix, secret_sha256, scopes, environment, expires_at)
+        values (${randomUUID()}, ${key.accountId}, ${key.name}, ${key.createdByMemberId}, ${prefixOf(secret)}, ${hashApiKey(secret)},
+                ${key.scopes}::text[], ${key.environment}, ${key.expiresAt})
+        returning ${KEY_COLUMNS}`.pipe(
         Effect.flatMap(([row]) => toApiKey(row)),
         Effect.map((key) => ({ key, secret })),
         Effect.orDie
       )
     }
 
-    /** Revokes the key `id` from now on; revoking it again changes nothing (it keeps its first `revokedAt`). */
-    const revoke = (id: string): Effect.Effect<ApiKey, NotFound> =>
+    /**
+     * Revokes the key `id` from now on; revoking it again changes nothing (it keeps its first
+     * `revokedAt`). With `accountId`, only a key of that account (another's is a 404).
+     */
+    const revoke = (id: string, accountId?: string): Effect.Effect<ApiKey, NotFound> =>
       sql`
-        update api_keys set revoked_at = coalesce(revoked_at, now()) where id = ${id}
-        returning id, prefix, scopes, environment, expires_at, created_at, revoked_at`.pipe(
+        update api_keys set revoked_at = coalesce(revoked_at, now())
+        where id = ${id} ${accountId === undefined ? sql`` : sql`and account_id = ${accountId}`}
+        returning ${KEY_COLUMNS}`.pipe(
         Effect.flatMap(([row]) => (row ? Effect.asSome(toApiKey(row)) : Effect.succeedNone)),
         Effect.orDie,
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(new NotFound({ resource: "key" })), onSome: Effect.succeed }))
       )
+
+    /** Every key of `accountId`, newest first (an account has a handful: no pages). */
+    const list = (accountId: string): Effect.Effect<ReadonlyArray<ApiKey>> =>
+      sql`select ${KEY_COLUMNS} from api_keys where account_id = ${accountId} order by created_at desc, id`.pipe(
+        Effect.flatMap(Effect.forEach(toApiKey)),
+        Effect.orDie
+      )
+
+    /**
+     * Records that key `keyId` was used, off the request's path (a fiber of its own, whose failure
+     * is only logged) and at most once a minute per key: this process skips the statement within
+     * the minute, and the statement skips a row written within the minute by another process.
+     */
+    const lastWritten = new Map<string, number>()
+    const noteUse = (keyId: string, now: number): Effect.Effect<void> => {
+      if (now - (lastWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return Effect.void
+      lastWritten.set(keyId, now)
+      return sql`
+        update api_keys set last_used_at = now()
+        where id = ${keyId} and (last_used_at is null or last_used_at < now() - interval '1 minute')`.pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning("could not record a key's last use", cause)),
+        Effect.forkDaemon,
+        Effect.asVoid
+      )
+    }
 
     /**
      * The principal of `presented` when it is a well-formed key of `environment` that exists, has
@@ -86,9 +125,10 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
         if (Option.isNone(found)) return Option.none()
         const { accountId, expiresAt, keyId, plan, revokedAt, scopes } = found.value
         if (revokedAt !== null || (expiresAt !== null && expiresAt.getTime() <= now)) return Option.none()
-        return Option.some({ accountId, keyId, plan, scopes: new Set(scopes) })
+        yield* noteUse(keyId, now)
+        return Option.some({ accountId, actor: { kind: "key", keyId }, plan, scopes: new Set(scopes) })
       })
 
-    return { create, revoke, authenticate } as const
+    return { create, revoke, list, authenticate } as const
   })
 }) {}

@@ -16,6 +16,7 @@ import {
   CreateKeyRequest,
   CreditPacksAdded,
   KeyCreated,
+  KeyList,
   KeyRevoked
 } from "./administration-bodies.ts"
 import { AdminAuthentication } from "./security.ts"
@@ -54,6 +55,14 @@ export class AdminApi extends HttpApiGroup.make("admin")
       "v1",
       [NotFound],
       BODY
+    )
+  )
+  .add(
+    withErrors(
+      HttpApiEndpoint.get("listKeys", "/admin/v1/accounts/:accountId/keys").setPath(AccountPath).addSuccess(KeyList),
+      "v1",
+      [NotFound],
+      [400]
     )
   )
   .add(

@@ -15,6 +15,7 @@ export const AdminHandlers = HttpApiBuilder.group(PressroomApi, "admin", (handle
       .handle("createAccount", ({ payload }) => admin.createAccount(payload))
       .handle("getAccount", ({ path }) => admin.describeAccount(path.accountId))
       .handle("createKey", ({ path, payload }) => Effect.zipLeft(admin.createKey(path.accountId, payload), noStore))
+      .handle("listKeys", ({ path }) => admin.listKeys(path.accountId))
       .handle("revokeKey", ({ path }) => admin.revokeKey(path.keyId))
       .handle("addCreditPacks", ({ path, payload }) => admin.addCreditPacks(path.accountId, payload.packs))
   )

@@ -5,11 +5,14 @@
  *
  *   pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>]
  *   pressroom accounts show <accountId>
- *   pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>]
+ *   pressroom accounts invite <accountId> <email>
+ *   pressroom keys create --account <accountId> [--name <name>] [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>]
+ *   pressroom keys list --account <accountId>
  *   pressroom keys revoke <keyId>
  *   pressroom credits add --account <accountId> --packs <n>
  *
- * Each prints the admin API's response body as JSON. Flags are decoded by the API's own request
+ * Each prints the admin API's response body as JSON. An invitation's URL is under
+ * `PRESSROOM_PUBLIC_BASE_URL`, else the address `serve` listens on by `HOST` and `PORT`. Flags are decoded by the API's own request
  * schemas and the work is done by the same `AccountAdministration`, so both refuse the same input.
  */
 import { Cause, Effect, Either, Exit, Layer, Option, ParseResult, Schema } from "effect"
@@ -22,10 +25,16 @@ import {
   CreateKeyRequest,
   CreditPacksAdded,
   KeyCreated,
+  KeyList,
   KeyRevoked
 } from "../accounts/administration-bodies.ts"
 import { AccountAdministration } from "../accounts/administration.ts"
+import { publicBaseUrlConfig } from "../artifacts/config.ts"
 import { MigratedDatabaseLive } from "../db/layer.ts"
+import { listenConfig } from "../http/config.ts"
+import { InvitationCreated, InviteRequest } from "../members/invitation-bodies.ts"
+import { inviteMember } from "../members/invitations.ts"
+import { Members } from "../members/members.ts"
 import { isPressroomError, type PressroomError, publishingError } from "../shared/errors.ts"
 import { accountsUsage, creditsUsage, keysUsage, UsageError } from "./usage.ts"
 
@@ -61,11 +70,11 @@ const identifier = (value: string | undefined, what: string, usage: string): str
  */
 const perform = async <A, I>(
   response: Schema.Schema<A, I>,
-  operation: (admin: AccountAdministration) => Effect.Effect<A, PressroomError>
+  operation: (admin: AccountAdministration) => Effect.Effect<A, PressroomError, Members>
 ): Promise<void> => {
   const program = Effect.flatMap(AccountAdministration, operation).pipe(
     Effect.flatMap(Schema.encode(response)),
-    Effect.provide(AccountAdministration.Default.pipe(Layer.provide(MigratedDatabaseLive)))
+    Effect.provide(Layer.mergeAll(AccountAdministration.Default, Members.Default).pipe(Layer.provide(MigratedDatabaseLive)))
   )
   const exit = await Effect.runPromiseExit(program)
   if (Exit.isSuccess(exit)) {
@@ -88,7 +97,22 @@ const subcommand = (argv: ReadonlyArray<string>, usage: string, names: ReadonlyA
 }
 
 export const runAccounts = async (argv: ReadonlyArray<string>): Promise<void> => {
-  const [name, rest] = subcommand(argv, accountsUsage, ["create", "show"])
+  const [name, rest] = subcommand(argv, accountsUsage, ["create", "show", "invite"])
+  if (name === "invite") {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} })
+    if (positionals.length !== 2) throw new UsageError(accountsUsage)
+    const accountId = identifier(positionals[0], "accountId", accountsUsage)
+    const { email } = decodeFlags(InviteRequest, { email: positionals[1] }, { email: "<email>" })
+    return perform(InvitationCreated, () =>
+      Effect.flatMap(Effect.orDie(Effect.all([publicBaseUrlConfig, listenConfig])), ([publicBase, { host, port }]) =>
+        inviteMember(
+          accountId,
+          email,
+          Option.getOrElse(publicBase, () => `http://${host.includes(":") ? `[${host}]` : host}:${port}`)
+        )
+      )
+    )
+  }
   if (name === "show") {
     const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} })
     if (positionals.length !== 1) throw new UsageError(accountsUsage)
@@ -112,7 +136,12 @@ export const runAccounts = async (argv: ReadonlyArray<string>): Promise<void> =>
 }
 
 export const runKeys = async (argv: ReadonlyArray<string>): Promise<void> => {
-  const [name, rest] = subcommand(argv, keysUsage, ["create", "revoke"])
+  const [name, rest] = subcommand(argv, keysUsage, ["create", "list", "revoke"])
+  if (name === "list") {
+    const { values } = parseArgs({ args: rest, options: { account: { type: "string" } } })
+    const accountId = identifier(required(values.account, "--account", keysUsage), "--account", keysUsage)
+    return perform(KeyList, (admin) => admin.listKeys(accountId))
+  }
   if (name === "revoke") {
     const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} })
     if (positionals.length !== 1) throw new UsageError(keysUsage)
@@ -123,6 +152,7 @@ export const runKeys = async (argv: ReadonlyArray<string>): Promise<void> => {
     args: rest,
     options: {
       account: { type: "string" },
+      name: { type: "string" },
       scope: { type: "string", multiple: true },
       environment: { type: "string" },
       "expires-at": { type: "string" }
@@ -131,8 +161,8 @@ export const runKeys = async (argv: ReadonlyArray<string>): Promise<void> => {
   const accountId = identifier(required(values.account, "--account", keysUsage), "--account", keysUsage)
   const request = decodeFlags(
     CreateKeyRequest,
-    { scopes: values.scope, environment: values.environment, expiresAt: values["expires-at"] },
-    { scopes: "--scope", environment: "--environment", expiresAt: "--expires-at" }
+    { name: values.name, scopes: values.scope, environment: values.environment, expiresAt: values["expires-at"] },
+    { name: "--name", scopes: "--scope", environment: "--environment", expiresAt: "--expires-at" }
   )
   return perform(KeyCreated, (admin) => admin.createKey(accountId, request))
 }

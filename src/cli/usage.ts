@@ -7,9 +7,9 @@ export const renderUsage =
 export const serveUsage = "usage: pressroom serve"
 export const migrateUsage = "usage: pressroom migrate"
 export const accountsUsage =
-  "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId>"
+  "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId> | accounts invite <accountId> <email>"
 export const keysUsage =
-  "usage: pressroom keys create --account <accountId> [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys revoke <keyId>"
+  "usage: pressroom keys create --account <accountId> [--name <name>] [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys list --account <accountId> | keys revoke <keyId>"
 export const auditUsage = "usage: pressroom audit <jobId> [--json]"
 export const creditsUsage = "usage: pressroom credits add --account <accountId> --packs <n>"
 

@@ -230,6 +230,26 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         return yield* usageIn(accountId, account)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
-    return { reserve, commit, release, snapshot, usage, addCreditPacks } as const
+    /**
+     * Units used per UTC day over the `days` days that end today, oldest first, zeros included:
+     * committed units of every pool, by the day their job reserved them (the dashboard's chart).
+     */
+    const unitsPerDay = (accountId: string, days: number): Effect.Effect<ReadonlyArray<{ readonly day: string; readonly units: number }>> =>
+      Effect.gen(function* () {
+        const today = Date.parse(periodDate(yield* currentTime))
+        const first = new Date(today - (days - 1) * 86_400_000)
+        const rows = yield* sql<{ day: string; units: number }>`
+          select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(units)::int as units
+          from unit_reservations
+          where account_id = ${accountId} and state = 'committed' and created_at >= ${first}
+          group by 1`
+        const byDay = new Map(rows.map((row) => [row.day, row.units]))
+        return Array.from({ length: days }, (_, i) => {
+          const day = periodDate(new Date(first.getTime() + i * 86_400_000))
+          return { day, units: byDay.get(day) ?? 0 }
+        })
+      }).pipe(Effect.orDie)
+
+    return { reserve, commit, release, snapshot, usage, addCreditPacks, unitsPerDay } as const
   })
 }) {}

@@ -10,6 +10,7 @@ import { ArtifactLinksApi, ArtifactsApi } from "../artifacts/api.ts"
 import { V1Api } from "../convert/api.ts"
 import { DocumentsApi } from "../documents/api.ts"
 import { JobsApi } from "../jobs/api.ts"
+import { MembersAdminApi } from "../members/api.ts"
 import { OpsApi } from "../ops/api.ts"
 import { TemplatesApi } from "../templates/api.ts"
 import { WebhooksApi } from "../webhooks/api.ts"
@@ -24,6 +25,7 @@ export class PressroomApi extends HttpApi.make("pressroom")
   .add(TemplatesApi)
   .add(WebhooksApi)
   .add(AdminApi)
+  .add(MembersAdminApi)
   .add(OpsApi)
   .annotate(OpenApi.Title, "Pressroom")
   .annotate(OpenApi.Version, "2.0.0")

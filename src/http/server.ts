@@ -11,8 +11,10 @@ import { AuthenticationLive } from "../accounts/authentication.ts"
 import { adminTokenConfig } from "../accounts/config.ts"
 import { ArtifactLinksHandlers, ArtifactsHandlers } from "../artifacts/http.ts"
 import { V1Handlers } from "../convert/http.ts"
+import { DashboardLive } from "../dashboard/router.ts"
 import { DocumentsHandlers } from "../documents/http.ts"
 import { JobsHandlers } from "../jobs/http.ts"
+import { MembersAdminHandlers } from "../members/http.ts"
 import { PlatformLive } from "../platform.ts"
 import { TemplatesHandlers } from "../templates/http.ts"
 import { WebhooksHandlers } from "../webhooks/http.ts"
@@ -41,7 +43,8 @@ const ApiLive = HttpApiBuilder.api(PressroomApi).pipe(
     ArtifactLinksHandlers,
     TemplatesHandlers,
     WebhooksHandlers,
-    AdminHandlers
+    AdminHandlers,
+    MembersAdminHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -73,6 +76,7 @@ const HttpLive = Layer.unwrapEffect(
 
 export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: DOCS_PATH })),
+  Layer.provide(DashboardLive),
   Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress,

@@ -16,6 +16,8 @@ import { type Job, JobRow, type Purpose, type RenderSpec } from "./job.ts"
 export interface NewJob {
   readonly id: string
   readonly accountId: string
+  /** The member who made the job from the dashboard; null for an API key's. */
+  readonly memberId?: string | null
   readonly documentId: string | null
   readonly revisionId: string | null
   readonly purpose: Purpose
@@ -50,9 +52,9 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
 
     const insert = (job: NewJob) =>
       sql`
-        insert into jobs (id, account_id, document_id, revision_id, purpose, channel, status, render_request,
+        insert into jobs (id, account_id, member_id, document_id, revision_id, purpose, channel, status, render_request,
                           request_sha256, entitlement, provenance, accepted_at, queued_at)
-        values (${job.id}, ${job.accountId}, ${job.documentId}, ${job.revisionId}, ${job.purpose}, ${job.channel},
+        values (${job.id}, ${job.accountId}, ${job.memberId ?? null}, ${job.documentId}, ${job.revisionId}, ${job.purpose}, ${job.channel},
                 'queued', ${json(job.renderSpec)}::jsonb, ${job.requestSha256}, ${json(job.entitlement)}::jsonb,
                 ${json(job.provenance)}::jsonb, now(), now())
         returning *`.pipe(

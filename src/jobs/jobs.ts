@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Principal } from "../accounts/principal.ts"
+import { memberOf, type Principal } from "../accounts/principal.ts"
 import { Ledger } from "../entitlements/ledger.ts"
 import { InvalidStateTransition, NotFound } from "../shared/errors.ts"
 import { CATALOG_VERSION } from "../render/catalog.ts"
@@ -89,6 +89,7 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
             return yield* store.insert({
               id: jobId,
               accountId,
+              memberId: memberOf(admission.principal),
               documentId: admission.documentId ?? null,
               revisionId: admission.revisionId ?? null,
               purpose: admission.purpose,

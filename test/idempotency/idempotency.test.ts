@@ -24,7 +24,12 @@ import type { Notifications } from "../../src/db/notifications.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-const principalOf = (accountId: string): Principal => ({ accountId, keyId: accountId, plan: "monthly", scopes: new Set() })
+const principalOf = (accountId: string): Principal => ({
+  accountId,
+  actor: { kind: "key", keyId: accountId },
+  plan: "monthly",
+  scopes: new Set()
+})
 
 type Database = ManagedRuntime.ManagedRuntime<SqlClient.SqlClient | Notifications, never>
 

@@ -49,7 +49,12 @@ t.test("the claim order", (t) =>
       run(
         Effect.forEach(documents, (markdown) =>
           Effect.gen(function* () {
-            const principal: Principal = { accountId: owner, keyId: owner, plan: "monthly", scopes: new Set(["documents.render"]) }
+            const principal: Principal = {
+              accountId: owner,
+              actor: { kind: "key", keyId: owner },
+              plan: "monthly",
+              scopes: new Set(["documents.render"])
+            }
             const admission = {
               principal,
               purpose: "preview",
@@ -215,7 +220,12 @@ const heavyOwnerThenLightOwner = async (processes: ReadonlyArray<Process>, slots
     first!.run(
       Effect.map(
         Effect.orDie(insertAccountWithKey()),
-        ({ accountId }): Principal => ({ accountId, keyId: accountId, plan: "monthly", scopes: new Set(["documents.render"]) })
+        ({ accountId }): Principal => ({
+          accountId,
+          actor: { kind: "key", keyId: accountId },
+          plan: "monthly",
+          scopes: new Set(["documents.render"])
+        })
       )
     )
   const admit = (principal: Principal, markdown: string) =>

@@ -46,7 +46,7 @@ const newOwner = Effect.map(
   Effect.orDie(insertAccountWithKey()),
   ({ accountId }): Principal => ({
     accountId,
-    keyId: accountId,
+    actor: { kind: "key", keyId: accountId },
     plan: "monthly",
     scopes: new Set(["documents.render"])
   })

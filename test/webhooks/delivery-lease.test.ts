@@ -70,7 +70,12 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
     const { subscriptionId, jobId } = await run(
       Effect.gen(function* () {
         const { accountId } = yield* Effect.orDie(insertAccountWithKey())
-        const principal: Principal = { accountId, keyId: accountId, plan: "monthly", scopes: new Set(["documents.render"]) }
+        const principal: Principal = {
+          accountId,
+          actor: { kind: "key", keyId: accountId },
+          plan: "monthly",
+          scopes: new Set(["documents.render"])
+        }
         const { subscription } = yield* (yield* WebhookSubscriptions).create(accountId, {
           endpoint: "https://hooks.example.com/pressroom",
           eventTypes: ["job.cancelled"],
