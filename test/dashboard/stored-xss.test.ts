@@ -8,9 +8,10 @@
 import type { Page } from "playwright-core"
 import t from "tap"
 import { createAccount } from "../helpers/api.ts"
+import { launchBrowser, signedInMember } from "../helpers/browser.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
-import { awaitRecordedAttempt, launchBrowser, signInAsNewMember } from "../helpers/web-pages.ts"
+import { awaitRecordedAttempt } from "../helpers/web-pages.ts"
 import { startWebhookServer } from "../helpers/webhooks.ts"
 
 /** Each would set `window.pwned`, or open a dialog, if a page ran it. */
@@ -28,7 +29,7 @@ t.test("what a user wrote is shown as text, never as HTML", async (t) => {
     const { server, receiver } = await startWebhookServer(t, database, { PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0" })
     receiver.answer("/evil", () => ({ status: 500, headers: { "content-type": "text/html" }, body: ANSWER }))
     const account = await createAccount(server, { plan: "monthly" })
-    const page: Page = await signInAsNewMember(t, browser, server, account.accountId)
+    const page: Page = (await signedInMember(t, browser, server, { accountId: account.accountId })).page
     const dialogs: Array<string> = []
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message())

@@ -11,12 +11,13 @@ import type { Browser, Page } from "playwright-core"
 import { readFile } from "node:fs/promises"
 import t from "tap"
 import { createAccount, requestJson, usageOf } from "../helpers/api.ts"
+import { checkAccessibility, DESKTOP, launchBrowser, PHONE, scrollsSideways, signedInMember } from "../helpers/browser.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { pdfjsPageTexts } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { verify } from "../helpers/webhook-receiver.ts"
+import { awaitRecordedAttempt } from "../helpers/web-pages.ts"
 import { startWebhookServer } from "../helpers/webhooks.ts"
-import { awaitRecordedAttempt, expectAccessible, expectNoHorizontalScroll, launchBrowser, signInAsNewMember } from "../helpers/web-pages.ts"
 
 // Line 5's raw HTML is dropped with a warning that names the line.
 const MARKDOWN = "# Quarterly letter\n\nThe presses ran all night.\n\nA <u>late</u> edition.\n"
@@ -26,13 +27,13 @@ t.test("the web channel in the browser", async (t) => {
   await forEachDatabase(t, async (t: TestContext, database) => {
     const { server, receiver } = await startWebhookServer(t, database, { PRESSROOM_WEBHOOK_RETRY_SCHEDULE: "0,1,1" })
     const account = await createAccount(server, { plan: "monthly" })
-    const page: Page = await signInAsNewMember(t, browser, server, account.accountId)
+    const page: Page = (await signedInMember(t, browser, server, { accountId: account.accountId })).page
     const jobOf = async (jobId: string) => (await requestJson(server, "GET", `/api/v2/jobs/${jobId}`, { token: account.key })).body.job
 
     let signingSecret = ""
     await t.test("a webhook subscription made in the page, its secret shown once", async (t) => {
       await page.goto(`${server.url}/app/webhooks`)
-      await expectAccessible(t, page, "webhooks")
+      await checkAccessibility(t, page, "webhooks")
       await page.getByLabel("Endpoint").fill(receiver.endpoint("/hooks"))
       await page.getByLabel("Description").fill("Accounting")
       await page.getByRole("button", { name: "Add subscription" }).click()
@@ -49,7 +50,7 @@ t.test("the web channel in the browser", async (t) => {
     let publishedJobId = ""
     await t.test("write, preview (no unit), publish (one unit, channel web), download", async (t) => {
       await page.goto(`${server.url}/app/documents/new`)
-      await expectAccessible(t, page, "the editor")
+      await checkAccessibility(t, page, "the editor")
       await page.getByLabel("Title").fill("Quarterly letter")
       await page.getByLabel("Markdown").fill(MARKDOWN)
       await page.getByRole("radio", { name: "Executive", exact: true }).check()
@@ -73,7 +74,7 @@ t.test("the web channel in the browser", async (t) => {
       const warned = page.locator(".source-lines > li", { hasText: "Line 5" })
       t.equal(await warned.locator(".line-text").textContent(), "A <u>late</u> edition.", "the warning is beside the line it names")
       t.match(await warned.locator(".line-warnings").textContent(), /raw HTML is not rendered/)
-      await expectAccessible(t, page, "the editor with a preview")
+      await checkAccessibility(t, page, "the editor with a preview")
       documentPath = new URL(page.url()).pathname.replace(/\/edit$/, "")
 
       const cost = page.locator("#publish-cost")
@@ -94,12 +95,12 @@ t.test("the web channel in the browser", async (t) => {
       t.match((await pdfjsPageTexts(bytes)).join(" "), /The presses ran all night/, "the download is the publication")
 
       await page.goto(`${server.url}${documentPath}`)
-      await expectAccessible(t, page, "the document")
+      await checkAccessibility(t, page, "the document")
       const published = page.locator(`#job-${publishedJobId}`)
       t.match(await published.textContent(), /Channel\s*web/, "the document page shows the job's channel")
       t.match(await published.textContent(), /succeeded/)
       await page.goto(`${server.url}/app/documents`)
-      await expectAccessible(t, page, "the documents list")
+      await checkAccessibility(t, page, "the documents list")
       t.ok(await page.getByRole("link", { name: "Quarterly letter" }).isVisible())
     })
 
@@ -111,7 +112,7 @@ t.test("the web channel in the browser", async (t) => {
       await awaitRecordedAttempt(server, account.key, publishedJobId)
       await page.goto(`${server.url}/app/webhooks`)
       await page.getByRole("link", { name: "Deliveries" }).first().click()
-      await expectAccessible(t, page, "the deliveries")
+      await checkAccessibility(t, page, "the deliveries")
       deliveriesPath = new URL(page.url()).pathname
       const item = page.locator(".delivery", { hasText: publishedJobId })
       await item.waitFor()
@@ -140,7 +141,7 @@ t.test("the web channel in the browser", async (t) => {
 
     await t.test("a custom template created and used", async (t) => {
       await page.goto(`${server.url}/app/templates`)
-      await expectAccessible(t, page, "the templates")
+      await checkAccessibility(t, page, "the templates")
       t.equal(await page.locator(".gallery img").count(), 57, "the 57 with their images")
       const image = await page.request.get(`${server.url}/app/gallery/executive.png`)
       t.equal(image.headers()["content-type"], "image/png")
@@ -150,7 +151,7 @@ t.test("the web channel in the browser", async (t) => {
       await page.getByRole("button", { name: "Create template" }).click()
       await page.getByText("Custom template “House style” created.").waitFor()
       await page.getByRole("link", { name: "Use" }).click()
-      await expectAccessible(t, page, "the editor from a custom template")
+      await checkAccessibility(t, page, "the editor from a custom template")
       t.ok(await page.getByRole("radio", { name: "Executive", exact: true }).isChecked(), "its base template is chosen")
       t.equal(await page.getByLabel("Body text colour").inputValue(), "#aa2200", "its colour filled in")
       await page.getByLabel("Markdown").fill("# In house style\n")
@@ -162,7 +163,7 @@ t.test("the web channel in the browser", async (t) => {
     })
 
     await t.test("every new page at 375 px: no horizontal scroll", async (t) => {
-      await page.setViewportSize({ width: 375, height: 800 })
+      await page.setViewportSize(PHONE)
       for (const path of [
         "/app/documents",
         "/app/documents/new",
@@ -173,9 +174,9 @@ t.test("the web channel in the browser", async (t) => {
         "/app/templates"
       ]) {
         await page.goto(`${server.url}${path}`)
-        await expectNoHorizontalScroll(t, page, path)
+        t.notOk(await scrollsSideways(page), `${path}: no horizontal scroll at 375 px`)
       }
-      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.setViewportSize(DESKTOP)
     })
   })
 })

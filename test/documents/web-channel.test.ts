@@ -48,7 +48,12 @@ t.test("the web channel", (t) =>
     const owner = await run(
       Effect.gen(function* () {
         const { accountId } = yield* Effect.orDie(insertAccountWithKey({ plan: "free" }))
-        const principal: Principal = { accountId, keyId: accountId, plan: "free", scopes: new Set(["documents.render"]) }
+        const principal: Principal = {
+          accountId,
+          actor: { kind: "key", keyId: accountId },
+          plan: "free",
+          scopes: new Set(["documents.render"])
+        }
         const created = yield* Effect.flatMap(Documents, (documents) =>
           documents.create(principal, {
             taskId: "web-channel",
