@@ -272,7 +272,9 @@ export const showEditor = (documentId: string) =>
       const documents = yield* Documents
       const { document: found, latestRevision } = yield* documents.detail(member.principal, documentId)
       const jobId = params.get("job")
-      const job = jobId !== null && /^[0-9a-f-]{36}$/i.test(jobId) ? yield* (yield* Jobs).find(member.principal, jobId) : undefined
+      const jobFound = jobId !== null && /^[0-9a-f-]{36}$/i.test(jobId) ? yield* (yield* Jobs).find(member.principal, jobId) : undefined
+      // A job of another of the member's documents is not this page's to show.
+      const job = jobFound?.documentId === documentId ? jobFound : undefined
       const wanted = job?.revisionId ?? params.get("revision")
       const revision =
         wanted !== null && wanted !== latestRevision?.id
@@ -280,7 +282,7 @@ export const showEditor = (documentId: string) =>
           : latestRevision
       const title = found.title ?? ""
       const draft = revision ? draftOfRevision(revision, title, job?.renderSpec.filename ?? EMPTY.filename) : { ...EMPTY, title }
-      return yield* render({ member, documentId, draft, ...(job && job.documentId === documentId ? { job } : {}) })
+      return yield* render({ member, documentId, draft, ...(job ? { job } : {}) })
     })
   )
 
@@ -336,8 +338,10 @@ export const saveDraft = (documentId: string | null) =>
       const refusal = publishingError(outcome.left as PressroomError)
       // A document that is gone or not the member's is a page of its own; anything else is said beside the draft.
       if (refusal.httpStatus === 404 || refusal.httpStatus === 409) return yield* Effect.fail(outcome.left)
+      const title =
+        documentId === null ? draft.title : ((yield* (yield* Documents).detail(member.principal, documentId)).document.title ?? "")
       return yield* render(
-        { member, documentId, draft, error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}` },
+        { member, documentId, draft: { ...draft, title }, error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}` },
         refusal.httpStatus
       )
     })
