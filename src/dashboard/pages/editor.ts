@@ -341,7 +341,12 @@ export const saveDraft = (documentId: string | null) =>
       const title =
         documentId === null ? draft.title : ((yield* (yield* Documents).detail(member.principal, documentId)).document.title ?? "")
       return yield* render(
-        { member, documentId, draft: { ...draft, title }, error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}` },
+        {
+          member,
+          documentId,
+          draft: { ...draft, title },
+          error: `${intent === "final" ? "Not published" : "Not previewed"}: ${refusal.message}`
+        },
         refusal.httpStatus
       )
     })
