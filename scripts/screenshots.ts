@@ -49,6 +49,9 @@ try {
     await page.getByRole("radio", { name: "Executive", exact: true }).check()
     await page.getByRole("button", { name: "Preview" }).click()
     await page.locator("iframe.pdf-frame").waitFor()
+    await page.frames().find((frame) => frame.url().endsWith("/preview"))?.waitForLoadState()
+    // The browser's PDF viewer draws after its frame has loaded; nothing in the page says when.
+    await page.waitForTimeout(2000)
     await shoot(page, "editor", suffix)
     const documentPath = new URL(page.url()).pathname.replace(/\/edit$/, "")
     await page.goto(`${server.url}${documentPath}`)
