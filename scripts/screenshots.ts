@@ -41,15 +41,26 @@ try {
   const shoot = async (page: Page, name: string, suffix: string) =>
     page.screenshot({ path: join(out, `${name}-${page.viewportSize()!.width}${suffix}.png`), fullPage: true })
 
-  /** The web channel's pages: a document written and previewed, its history, a webhook's deliveries, the templates. */
+  /** The web channel's pages: a webhook subscribed, a document written and previewed, its history, the webhook's deliveries, the templates. */
   const shootWebChannel = async (page: Page, suffix: string) => {
+    await page.goto(`${server.url}/app/webhooks`)
+    if ((await page.getByRole("link", { name: "Deliveries" }).count()) === 0) {
+      // An endpoint that does not resolve: its deliveries show failed attempts and their reasons.
+      await page.getByLabel("Endpoint").fill("https://hooks.acme.example/pressroom")
+      await page.getByLabel("Description").fill("Accounting")
+      await page.getByRole("button", { name: "Add subscription" }).click()
+      await shoot(page, "webhook-created", suffix)
+    }
     await page.goto(`${server.url}/app/documents/new`)
     await page.getByLabel("Title").fill("Quarterly letter")
     await page.getByLabel("Markdown").fill(SAMPLE)
     await page.getByRole("radio", { name: "Executive", exact: true }).check()
     await page.getByRole("button", { name: "Preview" }).click()
     await page.locator("iframe.pdf-frame").waitFor()
-    await page.frames().find((frame) => frame.url().endsWith("/preview"))?.waitForLoadState()
+    await page
+      .frames()
+      .find((frame) => frame.url().endsWith("/preview"))
+      ?.waitForLoadState()
     // The browser's PDF viewer draws after its frame has loaded; nothing in the page says when.
     await page.waitForTimeout(2000)
     await shoot(page, "editor", suffix)
@@ -59,14 +70,6 @@ try {
     await page.goto(`${server.url}/app/documents`)
     await shoot(page, "documents", suffix)
     await page.goto(`${server.url}/app/webhooks`)
-    if ((await page.getByRole("link", { name: "Deliveries" }).count()) === 0) {
-      // An endpoint that does not resolve: its deliveries show failed attempts and their reasons.
-      await page.getByLabel("Endpoint").fill("https://hooks.acme.example/pressroom")
-      await page.getByLabel("Description").fill("Accounting")
-      await page.getByRole("button", { name: "Add subscription" }).click()
-      await shoot(page, "webhook-created", suffix)
-      await page.goto(`${server.url}/app/webhooks`)
-    }
     await shoot(page, "webhooks", suffix)
     await page.getByRole("link", { name: "Deliveries" }).first().click()
     await shoot(page, "deliveries", suffix)
