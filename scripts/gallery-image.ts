@@ -1,9 +1,7 @@
 /** The gallery's rasterisation, shared by `npm run gallery` and the test that checks it is current. */
 import * as mupdf from "mupdf"
-import { join } from "node:path"
-import { packageRoot } from "../src/render/fonts/manifest.ts"
 
-export const galleryDir = join(packageRoot, "docs", "gallery")
+export { galleryDir } from "../src/dashboard/gallery.ts"
 
 /** The first page at 72 dpi × 0.8 (an A4 page is 476 × 674 pixels): enough to judge a design. */
 export const firstPagePng = (pdf: Uint8Array): Uint8Array => {

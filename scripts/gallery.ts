@@ -1,6 +1,6 @@
 /**
  * npm run gallery — renders every template's sample (examples/<id>.md, English) and writes a PNG of
- * its first page to docs/gallery/<id>.png, plus docs/gallery/README.md, a contact sheet of all of
+ * its first page to assets/gallery/<id>.png, plus assets/gallery/README.md, a contact sheet of all of
  * them. Rendering and rasterising are deterministic, so running it again rewrites the same bytes
  * (test/render/gallery.test.ts checks that the committed images are current).
  */
@@ -53,4 +53,4 @@ writeFileSync(
     ""
   ].join("\n")
 )
-console.log(`docs/gallery: ${shown.length} templates`)
+console.log(`assets/gallery: ${shown.length} templates`)

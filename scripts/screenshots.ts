@@ -2,7 +2,9 @@
  * npm run screenshots — the dashboard's pages at 1280 and 375 px, in the light and dark schemes,
  * written to docs/screenshots/<page>-<width>[-dark].png. Starts `pressroom serve` from dist/ (run
  * `npm run build` first) on a fresh embedded database, invites a member, makes a conversion so that
- * the overview has something to show, and drives Debian's Chromium through the pages.
+ * the overview has something to show, and drives Debian's Chromium through the pages: those of
+ * issue 33 (sign-in, overview, keys) and of the web channel (documents, the editor with a preview,
+ * a document's history, webhooks and their deliveries, templates).
  */
 import { chromium, type Page } from "playwright-core"
 import { mkdirSync } from "node:fs"
@@ -13,6 +15,8 @@ import { CHROMIUM, DESKTOP, invite, PHONE } from "../test/helpers/browser.ts"
 import { startServer } from "../test/helpers/server.ts"
 
 const out = join(packageRoot, "docs", "screenshots")
+const SAMPLE =
+  "# Quarterly letter\n\nThe presses ran all night, and the **new edition** left on time.\n\n## Numbers\n\n| Month | Copies |\n|---|---:|\n| July | 12,400 |\n| August | 13,050 |\n\nA <u>late</u> correction.\n"
 mkdirSync(out, { recursive: true })
 
 const server = await startServer(undefined, {})
@@ -36,6 +40,42 @@ try {
 
   const shoot = async (page: Page, name: string, suffix: string) =>
     page.screenshot({ path: join(out, `${name}-${page.viewportSize()!.width}${suffix}.png`), fullPage: true })
+
+  /** The web channel's pages: a webhook subscribed, a document written and previewed, its history, the webhook's deliveries, the templates. */
+  const shootWebChannel = async (page: Page, suffix: string) => {
+    await page.goto(`${server.url}/app/webhooks`)
+    if ((await page.getByRole("link", { name: "Deliveries" }).count()) === 0) {
+      // An endpoint that does not resolve: its deliveries show failed attempts and their reasons.
+      await page.getByLabel("Endpoint").fill("https://hooks.acme.example/pressroom")
+      await page.getByLabel("Description").fill("Accounting")
+      await page.getByRole("button", { name: "Add subscription" }).click()
+      await shoot(page, "webhook-created", suffix)
+    }
+    await page.goto(`${server.url}/app/documents/new`)
+    await page.getByLabel("Title").fill("Quarterly letter")
+    await page.getByLabel("Markdown").fill(SAMPLE)
+    await page.getByRole("radio", { name: "Executive", exact: true }).check()
+    await page.getByRole("button", { name: "Preview" }).click()
+    await page.locator("iframe.pdf-frame").waitFor()
+    await page
+      .frames()
+      .find((frame) => frame.url().endsWith("/preview"))
+      ?.waitForLoadState()
+    // The browser's PDF viewer draws after its frame has loaded; nothing in the page says when.
+    await page.waitForTimeout(2000)
+    await shoot(page, "editor", suffix)
+    const documentPath = new URL(page.url()).pathname.replace(/\/edit$/, "")
+    await page.goto(`${server.url}${documentPath}`)
+    await shoot(page, "document", suffix)
+    await page.goto(`${server.url}/app/documents`)
+    await shoot(page, "documents", suffix)
+    await page.goto(`${server.url}/app/webhooks`)
+    await shoot(page, "webhooks", suffix)
+    await page.getByRole("link", { name: "Deliveries" }).first().click()
+    await shoot(page, "deliveries", suffix)
+    await page.goto(`${server.url}/app/templates`)
+    await shoot(page, "templates", suffix)
+  }
 
   for (const [scheme, suffix] of [
     ["light", ""],
@@ -69,6 +109,7 @@ try {
       await page.getByRole("button", { name: "Revoke" }).first().click()
       await page.waitForURL(/\/revoke\??$/)
       await shoot(page, "revoke", suffix)
+      await shootWebChannel(page, suffix)
       await context.close()
     }
   }

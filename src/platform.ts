@@ -14,6 +14,7 @@ import { ArtifactRepository } from "./artifacts/repository.ts"
 import type { ArtifactStore } from "./artifacts/store.ts"
 import { databaseConfig, dataDirConfig } from "./db/config.ts"
 import { MigratedDatabaseLive } from "./db/layer.ts"
+import { DocumentHistory } from "./documents/history.ts"
 import { Documents } from "./documents/documents.ts"
 import { DocumentStore } from "./documents/store.ts"
 import type { Notifications } from "./db/notifications.ts"
@@ -55,6 +56,7 @@ const Foundation = Layer.mergeAll(
   JobStore.Default,
   JobSignals.Default,
   DocumentStore.Default,
+  DocumentHistory.Default,
   ArtifactLinks.Default,
   Cursors.Default
 )

@@ -1,5 +1,6 @@
 // The dashboard's one script (served from /app/assets/app.js; the Content-Security-Policy allows no
-// inline script). Everything works without it but copying a new key's secret to the clipboard.
+// inline script). Everything works without it but copying a new secret to the clipboard and the
+// reload of a page that waits on a PDF.
 "use strict"
 
 document.addEventListener("click", async (event) => {
@@ -22,3 +23,9 @@ document.addEventListener("click", async (event) => {
 document.addEventListener("focusin", (event) => {
   if (event.target instanceof HTMLInputElement && event.target.hasAttribute("data-select-on-focus")) event.target.select()
 })
+
+// A page that waits on the server (a PDF still typesetting) reloads itself after the seconds its
+// data-refresh-after says; without the script it offers a link to check.
+for (const waiting of document.querySelectorAll("[data-refresh-after]")) {
+  setTimeout(() => location.reload(), Number(waiting.getAttribute("data-refresh-after")) * 1000)
+}

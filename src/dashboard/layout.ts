@@ -10,6 +10,9 @@ import type { SignedIn } from "./member-context.ts"
 /** The navigation, in order; a section's pages are those whose path starts with its `href`. */
 export const NAV_ITEMS: ReadonlyArray<{ readonly href: string; readonly label: string }> = [
   { href: "/app/overview", label: "Overview" },
+  { href: "/app/documents", label: "Documents" },
+  { href: "/app/webhooks", label: "Webhooks" },
+  { href: "/app/templates", label: "Templates" },
   { href: "/app/keys", label: "API keys" }
 ]
 
@@ -46,6 +49,7 @@ export const document = ({ title, main, member, path }: DocumentOptions): Html =
     <meta name="color-scheme" content="light dark">
     <title>${title} · Pressroom</title>
     <link rel="stylesheet" href="/app/assets/app.css">
+    <link rel="stylesheet" href="/app/assets/work.css">
     <script src="/app/assets/app.js" defer></script>
   </head>
   <body>

@@ -23,6 +23,21 @@ export const monthlyAllowance = (plan: Plan, monthlyUnits: number | null): numbe
 /** The first instant (UTC) of the calendar month `now` falls in. */
 export const periodStartOf = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
 
+/** The first instant (UTC) of the day `now` falls in: the period of the web channel's daily pool. */
+export const dayStartOf = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+
+/** Only a `free` account has the web channel's daily pool (contract section 12). */
+export const hasWebDailyPool = (plan: Plan): boolean => plan === "free"
+
+/** Today's units of the web channel's daily pool: committed and reserved. Released units count nowhere. */
+export interface DailyTally {
+  readonly committed: number
+  readonly reserved: number
+}
+
+/** What is left of a daily pool of `units` per day. */
+export const dailyLeft = (units: number, tally: DailyTally): number => Math.max(0, units - tally.committed - tally.reserved)
+
 /** Units counted against an account: this month's allowance, and its credit packs of all time. Released units count nowhere. */
 export interface Tally {
   readonly allowanceCommitted: number
@@ -32,7 +47,8 @@ export interface Tally {
   readonly creditReserved: number
 }
 
-export type Pool = "allowance" | "credit_pack"
+/** Where a reservation's units come from; `web_daily` only ever for a final job of the web channel. */
+export type Pool = "allowance" | "credit_pack" | "web_daily"
 
 const left = (allowance: number, tally: Tally) => ({
   allowance: Math.max(0, allowance - tally.allowanceCommitted - tally.allowanceReserved),
@@ -63,7 +79,7 @@ const ALLOWANCE_SOURCE: Readonly<Record<Plan, EntitlementSource>> = {
 }
 
 /** The snapshot `source` of a unit from `pool` (contract section 6). */
-export const sourceOf = (plan: Plan, pool: Pool): EntitlementSource => (pool === "credit_pack" ? "credit_pack" : ALLOWANCE_SOURCE[plan])
+export const sourceOf = (plan: Plan, pool: Pool): EntitlementSource => (pool === "allowance" ? ALLOWANCE_SOURCE[plan] : pool)
 
 export const usageOf = (allowance: number, tally: Tally, periodStart: Date): Usage => {
   const available = left(allowance, tally)

@@ -10,14 +10,24 @@
  * job and its reservation (or the job's terminal state and the settlement) atomically. `reserve`
  * joins the caller's transaction, or opens one when called outside any, so its lock is always
  * held until the reservation is written.
+ *
+ * The web channel's daily pool (contract section 12): a `free` account's final job from the
+ * dashboard takes its unit from today's (UTC) pool of `PRESSROOM_WEB_DAILY_UNITS` while any is
+ * left, then from the month's as on any channel. Such a reservation has source `web_daily` and the
+ * day as its period; the month's figures never count it.
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Plan } from "./plan.ts"
+import type { Channel } from "../render/provenance.ts"
 import { CATALOG_VERSION } from "../render/catalog.ts"
 import { InvalidRequest, NotFound, QuotaExhausted } from "../shared/errors.ts"
 import {
+  type DailyTally,
+  dailyLeft,
+  dayStartOf,
+  hasWebDailyPool,
   MAX_PACKS_PER_PURCHASE,
   monthlyAllowance,
   nextPool,
@@ -31,12 +41,15 @@ import {
   usageOf
 } from "./allowance.ts"
 import type { EntitlementSnapshot, Usage } from "./entitlement.ts"
+import { webDailyUnits } from "./web-daily-config.ts"
 
 export interface ReserveInput {
   readonly accountId: string
   readonly jobId: string
   /** The job's disclosed unit count: 1 to 100 (1 for every final job of the contract). */
   readonly units: number
+  /** The job's channel: `web` draws on a free account's daily pool first. */
+  readonly channel?: Channel
 }
 
 interface AccountRow {
@@ -63,6 +76,7 @@ const checkUnits = (units: number, minimum: number) =>
 export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const dailyUnits = yield* webDailyUnits
 
     // The clock is Effect's, so that tests can move to another month.
     const currentTime = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
@@ -100,7 +114,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
             coalesce(sum(units) filter (where source = 'credit_pack' and state = 'committed'), 0)::int as credit_committed,
             coalesce(sum(units) filter (where source = 'credit_pack' and state = 'reserved'), 0)::int as credit_reserved
           from unit_reservations
-          where account_id = ${accountId} and state <> 'released'
+          where account_id = ${accountId} and state <> 'released' and source <> 'web_daily'
             and (source = 'credit_pack' or period_start = ${periodDate(periodStart)}::date)`,
         ([row]): Tally => ({
           allowanceCommitted: row!.allowance_committed,
@@ -111,16 +125,38 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         })
       )
 
+    const dailyTallyOf = (accountId: string, now: Date) =>
+      Effect.map(
+        sql<{ committed: number; reserved: number }>`
+          select
+            coalesce(sum(units) filter (where state = 'committed'), 0)::int as committed,
+            coalesce(sum(units) filter (where state = 'reserved'), 0)::int as reserved
+          from unit_reservations
+          where account_id = ${accountId} and source = 'web_daily' and period_start = ${periodDate(dayStartOf(now))}::date`,
+        ([row]): DailyTally => ({ committed: row!.committed, reserved: row!.reserved })
+      )
+
+    /** What is left today of the account's daily pool when `channel` draws on it, else 0. */
+    const dailyLeftFor = (accountId: string, account: AccountRow, channel: Channel | undefined, now: Date) =>
+      channel === "web" && hasWebDailyPool(account.plan)
+        ? Effect.map(dailyTallyOf(accountId, now), (tally) => dailyLeft(dailyUnits, tally))
+        : Effect.succeed(0)
+
     const usageIn = (accountId: string, account: AccountRow) =>
       Effect.gen(function* () {
-        const periodStart = periodStartOf(yield* currentTime)
-        return usageOf(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(accountId, periodStart), periodStart)
+        const now = yield* currentTime
+        const periodStart = periodStartOf(now)
+        const usage = usageOf(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(accountId, periodStart), periodStart)
+        if (!hasWebDailyPool(account.plan)) return usage
+        const daily = yield* dailyTallyOf(accountId, now)
+        return { ...usage, webDaily: { used: daily.committed, remaining: dailyLeft(dailyUnits, daily) } }
       })
 
     /**
-     * Reserves `units` for the final job `jobId`: from this month's allowance, else from credit
-     * packs; 402 `quota_exhausted` when neither has them. Run it inside the transaction that
-     * writes the job.
+     * Reserves `units` for the final job `jobId`: from today's web daily pool when the job is the
+     * web channel's on a free account and the pool holds them, else from this month's allowance,
+     * else from credit packs; 402 `quota_exhausted` when none has them. Run it inside the
+     * transaction that writes the job.
      */
     const reserve = (input: ReserveInput): Effect.Effect<EntitlementSnapshot, QuotaExhausted> =>
       Effect.gen(function* () {
@@ -128,16 +164,16 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         const now = yield* currentTime
         const periodStart = periodStartOf(now)
         const account = yield* Effect.flatMap(lockAccount(input.accountId), (rows) => existing(rows, input.accountId))
-        const pool = poolFor(
-          monthlyAllowance(account.plan, account.monthly_units),
-          yield* tallyOf(input.accountId, periodStart),
-          input.units
-        )
+        const daily = (yield* dailyLeftFor(input.accountId, account, input.channel, now)) >= input.units
+        const pool: Pool | undefined = daily
+          ? "web_daily"
+          : poolFor(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(input.accountId, periodStart), input.units)
         if (pool === undefined) return yield* Effect.fail(new QuotaExhausted())
-        const source = pool === "credit_pack" ? "credit_pack" : account.plan === "admin" ? "admin" : "allowance"
+        const source = pool === "allowance" ? (account.plan === "admin" ? "admin" : "allowance") : pool
+        const period = pool === "web_daily" ? dayStartOf(now) : periodStart
         yield* sql`
           insert into unit_reservations (id, account_id, job_id, period_start, source, units, state)
-          values (${randomUUID()}, ${input.accountId}, ${input.jobId}, ${periodDate(periodStart)}::date, ${source}, ${input.units}, 'reserved')`
+          values (${randomUUID()}, ${input.accountId}, ${input.jobId}, ${periodDate(period)}::date, ${source}, ${input.units}, 'reserved')`
         return snapshotOf(account.plan, pool, input.units, now)
       }).pipe(ownTransaction, Effect.catchTag("SqlError", Effect.die))
 
@@ -153,12 +189,16 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
     /** The job's reserved units return to the account (it failed or was cancelled). Nothing happens when it reserved none or was settled already. */
     const release = (jobId: string): Effect.Effect<void> => settle(jobId, "released")
 
-    /** The snapshot of a job that reserves nothing (a preview, `units` 0): the plan, and the pool the account's next unit would come from. */
-    const snapshot = (accountId: string, units: number): Effect.Effect<EntitlementSnapshot> =>
+    /**
+     * The snapshot of a job that reserves nothing (a preview, `units` 0): the plan, and the pool
+     * the account's next unit on `channel` would come from.
+     */
+    const snapshot = (accountId: string, units: number, channel?: Channel): Effect.Effect<EntitlementSnapshot> =>
       Effect.gen(function* () {
         yield* checkUnits(units, 0)
         const now = yield* currentTime
         const account = yield* Effect.flatMap(readAccount(accountId), (rows) => existing(rows, accountId))
+        if ((yield* dailyLeftFor(accountId, account, channel, now)) > 0) return snapshotOf(account.plan, "web_daily", units, now)
         const tally = yield* tallyOf(accountId, periodStartOf(now))
         return snapshotOf(account.plan, nextPool(monthlyAllowance(account.plan, account.monthly_units), tally), units, now)
       }).pipe(Effect.catchTag("SqlError", Effect.die))

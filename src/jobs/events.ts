@@ -1,16 +1,14 @@
 /** The `data` of a job's webhook event (specification section 6), written to the outbox with its terminal state. */
-import type { Channel } from "../render/provenance.ts"
 import type { PublishingError } from "../shared/errors.ts"
+import { EVENT_CHANNELS } from "../webhooks/event-types.ts"
 import type { Job } from "./job.ts"
 
 /**
- * The channels of the document lifecycle, whose jobs send webhook events (contract section 10).
- * A one-call conversion answers in its request, and a render outside the service has no
- * subscriber: no event is written for either.
+ * Whether the job writes a webhook event with its ending: only jobs of the document lifecycle do
+ * (EVENT_CHANNELS). A one-call conversion answers in its request, and a render outside the
+ * service has no subscriber: no event is written for either.
  */
-const LIFECYCLE_CHANNELS: ReadonlyArray<Channel> = ["rest_v2", "web", "mcp_v2"]
-
-export const sendsEvents = (job: Job) => LIFECYCLE_CHANNELS.includes(job.channel)
+export const sendsEvents = (job: Job) => (EVENT_CHANNELS as ReadonlyArray<string>).includes(job.channel)
 
 export interface EventArtifact {
   readonly id: string

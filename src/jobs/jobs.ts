@@ -89,8 +89,8 @@ export class Jobs extends Effect.Service<Jobs>()("pressroom/Jobs", {
             const accountId = admission.principal.accountId
             const entitlement =
               admission.purpose === "final"
-                ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS })
-                : yield* ledger.snapshot(accountId, 0)
+                ? yield* ledger.reserve({ accountId, jobId, units: FINAL_UNITS, channel: admission.channel })
+                : yield* ledger.snapshot(accountId, 0, admission.channel)
             return yield* store.insert({
               id: jobId,
               accountId,

@@ -71,7 +71,11 @@ await forEachDatabase(t, async (t, database) => {
     t.equal(read.status, 200)
     t.same(read.body.account, account, "the account as created")
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)).toISOString()
-    t.same(read.body.usage, { periodStart: monthStart, used: 0, reserved: 0, remaining: 25, creditUnits: 0 })
+    t.same(
+      read.body.usage,
+      { periodStart: monthStart, used: 0, reserved: 0, remaining: 25, creditUnits: 0, webDaily: { used: 0, remaining: 3 } },
+      "a free account's usage shows its web daily pool apart"
+    )
     t.equal((await admin(server, "GET", `/admin/v1/accounts/${custom.body.account.id}`)).body.usage.remaining, 7, "the custom allowance")
 
     isError(t, await admin(server, "GET", `/admin/v1/accounts/${randomUUID()}`), 404, "not_found", "unknown account")

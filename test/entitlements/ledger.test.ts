@@ -6,7 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import t from "tap"
-import { Clock, Duration, Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Duration, Effect, Either, Layer, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
 import { Accounts } from "../../src/accounts/accounts.ts"
 import type { Plan } from "../../src/entitlements/plan.ts"
@@ -16,25 +16,11 @@ import type { Usage } from "../../src/entitlements/entitlement.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
 import { type PressroomError, publishingError } from "../../src/shared/errors.ts"
 import { CATALOG_VERSION } from "../../src/render/catalog.ts"
+import { clockAt } from "../helpers/clock.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 type Services = Ledger | Accounts | SqlClient.SqlClient | Notifications
-
-/** A clock stopped at `iso`, so that a test can stand on either side of a month's end. */
-const clockAt = (iso: string): Clock.Clock => {
-  const millis = Date.parse(iso)
-  const real = Clock.make()
-  return {
-    ...real,
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => millis,
-    currentTimeMillis: Effect.succeed(millis),
-    unsafeCurrentTimeNanos: () => BigInt(millis) * 1_000_000n,
-    currentTimeNanos: Effect.succeed(BigInt(millis) * 1_000_000n),
-    sleep: (duration) => real.sleep(duration)
-  }
-}
 
 /** The refusal as a client would read it. */
 const refusal = <A>(outcome: Either.Either<A, PressroomError>) => {
@@ -176,13 +162,27 @@ t.test("Ledger", (t) =>
         await inJanuary((ledger) => Effect.zipRight(ledger.reserve({ accountId, jobId, units: 1 }), ledger.commit(jobId)))
       }
       const endOfJanuary = await inJanuary((ledger) => ledger.usage(accountId))
-      t.same(endOfJanuary, { periodStart: "2026-01-01T00:00:00.000Z", used: 3, reserved: 0, remaining: 249, creditUnits: 249 })
+      t.same(endOfJanuary, {
+        periodStart: "2026-01-01T00:00:00.000Z",
+        used: 3,
+        reserved: 0,
+        remaining: 249,
+        creditUnits: 249,
+        webDaily: { used: 0, remaining: 3 }
+      })
 
       const february = clockAt("2026-02-01T00:00:00.000Z")
       const startOfFebruary = await ledger((ledger) => Effect.withClock(ledger.usage(accountId), february))
       t.same(
         startOfFebruary,
-        { periodStart: "2026-02-01T00:00:00.000Z", used: 1, reserved: 0, remaining: 251, creditUnits: 249 },
+        {
+          periodStart: "2026-02-01T00:00:00.000Z",
+          used: 1,
+          reserved: 0,
+          remaining: 251,
+          creditUnits: 249,
+          webDaily: { used: 0, remaining: 3 }
+        },
         "January's allowance units are gone from the count; the pack unit used in January stays used"
       )
       t.equal(entitlementOf(startOfFebruary), 2 + 250)

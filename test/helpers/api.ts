@@ -63,6 +63,7 @@ export const usageOf = async (server: Pick<RunningServer, "url">, accountId: str
     reserved: number
     remaining: number
     creditUnits: number
+    webDaily?: { used: number; remaining: number }
   }
 
 /** `POST /api/v1/convert`; the body is the PDF on 200 and the parsed error otherwise. */

@@ -68,6 +68,7 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     "migrations/0001_platform.sql",
     "assets/dashboard/app.css",
     "assets/dashboard/app.js",
+    "assets/gallery/clean.png",
     "README.md",
     "package.json"
   ])

@@ -1,6 +1,6 @@
 /**
  * The committed gallery is current: each template's sample rasterises to the same bytes as its
- * docs/gallery/<id>.png, and the contact sheet shows all 57.
+ * assets/gallery/<id>.png, and the contact sheet shows all 57.
  */
 import t from "tap"
 import { readFileSync } from "node:fs"

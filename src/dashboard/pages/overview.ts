@@ -32,6 +32,12 @@ export const showOverview = Effect.gen(function* () {
             <div><dt>Credit units</dt><dd>${usage.creditUnits}</dd></div>
           </dl>
           <p class="hint">A final PDF uses one unit; previews use none. Reserved units belong to jobs still running.</p>
+          ${
+            usage.webDaily
+              ? html`<p id="web-daily">Today's publications from this dashboard: ${usage.webDaily.used} used, ${usage.webDaily.remaining} left
+                  (a free account's daily allowance, apart from the month's units).</p>`
+              : ""
+          }
         </section>
         <section aria-labelledby="per-day">
           <h2 id="per-day">Units per day, last ${CHART_DAYS} days</h2>

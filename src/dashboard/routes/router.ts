@@ -7,27 +7,28 @@
  */
 import { HttpApiBuilder, HttpRouter, type HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
-import { Accounts } from "../accounts/accounts.ts"
-import { AccountAdministration } from "../accounts/administration.ts"
-import type { Ledger } from "../entitlements/ledger.ts"
-import { Members } from "../members/members.ts"
-import { Sessions } from "../members/sessions.ts"
-import { assetResponse, loadAssets } from "./assets.ts"
-import { dashboardConfig, DashboardSettings } from "./config.ts"
-import { html } from "./html.ts"
-import { acceptInvitation, showInvitation } from "./pages/invitation.ts"
-import { confirmRevoke, createKey, listKeys, revokeKey } from "./pages/keys.ts"
-import { showOverview } from "./pages/overview.ts"
-import { showSignIn, signIn, signOut } from "./pages/sign-in.ts"
-import { htmlResponse, redirect } from "./responses.ts"
-import { currentSession, signedIn } from "./session.ts"
-import { statusPage } from "./status-page.ts"
+import { Accounts } from "../../accounts/accounts.ts"
+import { AccountAdministration } from "../../accounts/administration.ts"
+import type { Ledger } from "../../entitlements/ledger.ts"
+import { Members } from "../../members/members.ts"
+import { Sessions } from "../../members/sessions.ts"
+import { assetResponse, loadAssets } from "../assets.ts"
+import { dashboardConfig, DashboardSettings } from "../config.ts"
+import { html } from "../html.ts"
+import { acceptInvitation, showInvitation } from "../pages/invitation.ts"
+import { confirmRevoke, createKey, listKeys, revokeKey } from "../pages/keys.ts"
+import { showOverview } from "../pages/overview.ts"
+import { showSignIn, signIn, signOut } from "../pages/sign-in.ts"
+import { htmlResponse, redirect } from "../responses.ts"
+import { currentSession, signedIn } from "../session.ts"
+import { statusPage } from "../status-page.ts"
+import { type WorkRequirements, workRoutes } from "./work-routes.ts"
 
 /** The services the pages call, built for the dashboard (the platform's own, like the ledger, come from below). */
 export const DashboardServices = Layer.mergeAll(Sessions.Default, Members.Default, Accounts.Default, AccountAdministration.Default)
 
 /** Everything the pages use beyond the request: the services above and the platform's. */
-export type DashboardRequirements = Layer.Layer.Success<typeof DashboardServices> | Ledger
+export type DashboardRequirements = Layer.Layer.Success<typeof DashboardServices> | Ledger | WorkRequirements
 
 /** What a failed request shows: the page for its status, never its cause (which goes to the log). */
 const failurePage = (cause: Cause.Cause<unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
@@ -77,7 +78,8 @@ export const dashboardRouter = HttpRouter.empty.pipe(
   HttpRouter.get("/keys", signedIn(listKeys)),
   HttpRouter.post("/keys", signedIn(createKey)),
   HttpRouter.get("/keys/:keyId/revoke", signedIn(confirmRevoke)),
-  HttpRouter.post("/keys/:keyId/revoke", signedIn(revokeKey))
+  HttpRouter.post("/keys/:keyId/revoke", signedIn(revokeKey)),
+  workRoutes
 )
 
 /** The dashboard mounted at `/app` of the API's router, or nothing when it is off. */
