@@ -20,6 +20,7 @@ import { MAX_LINE_CONTAINER_MARKERS, markerEnd } from "./container-markers.ts"
 export const DOCUMENT_LIMIT_PREFIX = "the document exceeds a limit of the renderer: "
 
 export class DocumentLimitExceeded extends Error {
+  override readonly name = "DocumentLimitExceeded"
   constructor(limit: string) {
     super(`${DOCUMENT_LIMIT_PREFIX}${limit}`)
   }
