@@ -14,6 +14,7 @@ import {
   DocumentLimitExceeded,
   MAX_CODE_SPAN_SCAN,
   MAX_CONTAINER_WORK,
+  MAX_DOCUMENT_INLINE_MARKERS,
   MAX_INLINE_MARKERS,
   MAX_LAZY_LINES,
   MAX_LINES,
@@ -54,7 +55,13 @@ const BOUNDS: ReadonlyArray<{ name: string; at: string; past: string; names: Reg
     name: "inline markers in one paragraph",
     at: `${"*".repeat(MAX_INLINE_MARKERS / 2)}deep${"*".repeat(MAX_INLINE_MARKERS / 2)}\n`,
     past: `${"*".repeat(MAX_INLINE_MARKERS / 2)}deep${"*".repeat(MAX_INLINE_MARKERS / 2 + 1)}\n`,
-    names: /more than 10,000 emphasis, link, image or code markers/
+    names: /more than 10,000 emphasis, link, image, code, escape, entity or autolink markers in one paragraph/
+  },
+  {
+    name: "inline markers in the whole document",
+    at: `${"&".repeat(MAX_INLINE_MARKERS)}\n\n`.repeat(MAX_DOCUMENT_INLINE_MARKERS / MAX_INLINE_MARKERS),
+    past: `${`${"&".repeat(MAX_INLINE_MARKERS)}\n\n`.repeat(MAX_DOCUMENT_INLINE_MARKERS / MAX_INLINE_MARKERS)}&\n`,
+    names: /more than 50,000 emphasis, link, image, code, escape, entity or autolink markers$/
   },
   {
     name: "backtick runs without a closer",
@@ -99,7 +106,8 @@ for (const bound of BOUNDS) {
 }
 
 t.test("escaped markers, markers inside container markers and footnote labels count as the parser sees them", async (t) => {
-  t.equal(refusal("\\*".repeat(MAX_INLINE_MARKERS + 1)), undefined, "escaped delimiters are text")
+  t.equal(refusal("\\*".repeat(MAX_INLINE_MARKERS)), undefined, "an escape counts once, not with what it escapes")
+  t.match(refusal("www.a.com ".repeat(MAX_INLINE_MARKERS + 1)), /in one paragraph/, "autolink literals count")
   t.equal(refusal(`${"> - 1. * ".repeat(5_000)}deep\n`), undefined, "list markers at a line's start are containers, cut to 100")
   t.match(refusal(`x[^a]\n\n${"[^a]: ".repeat(2_000)}deep\n`), /nested too deeply/, "footnote definitions nest like block quotes")
   t.equal(refusal(`x[^a]\n\n${"[^a]: ".repeat(100)}deep\n`), undefined, "a hundred of them on one line pass")

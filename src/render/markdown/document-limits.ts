@@ -26,8 +26,16 @@ export class DocumentLimitExceeded extends Error {
   }
 }
 
-/** `*`, `_`, `` ` ``, `[`, `]`, `!`, `<` and `~` (not escaped) in one paragraph. */
+/**
+ * Inline constructs started in one paragraph: `*`, `_`, `` ` ``, `[`, `]`, `!`, `<`, `~`, a
+ * backslash escape, an entity's `&`, and the starts of GFM autolink literals (`www.`, `://`, `@`).
+ */
 export const MAX_INLINE_MARKERS = 10_000
+/**
+ * The same in the whole document: each becomes tokens, events and nodes, about 2 KiB of the
+ * worker's heap while it is parsed (100,000 backslash escapes held 211 MiB).
+ */
+export const MAX_DOCUMENT_INLINE_MARKERS = 50_000
 /** Characters micromark scans for the closers of backtick runs that have none, in one paragraph. */
 export const MAX_CODE_SPAN_SCAN = 10_000_000
 /** Lines in a row continuing a block quote or list item lazily (without its marker). */
@@ -40,7 +48,7 @@ export const MAX_LINES = 10_000
 export const MAX_TABLE_PIPES = 10_000
 
 const INLINE_MARKERS = new Uint8Array(128)
-for (const char of "*_`[]!<~") INLINE_MARKERS[char.charCodeAt(0)] = 1
+for (const char of "*_`[]!<~&@") INLINE_MARKERS[char.charCodeAt(0)] = 1
 
 /** Where the line that starts at `start` ends, before its line break. */
 const lineEnd = (text: string, start: number): number => {
@@ -130,9 +138,16 @@ export const checkDocumentLimits = (markdown: string): void => {
   // The paragraph being counted: from where it starts, its inline markers.
   let paragraphStart = 0
   let inlineMarkers = 0
+  let documentInlineMarkers = 0
   const endParagraph = (end: number) => {
     if (inlineMarkers > 0) checkCodeSpans(markdown, paragraphStart, end)
+    documentInlineMarkers += inlineMarkers
     inlineMarkers = 0
+    if (documentInlineMarkers > MAX_DOCUMENT_INLINE_MARKERS) {
+      throw new DocumentLimitExceeded(
+        `more than ${MAX_DOCUMENT_INLINE_MARKERS.toLocaleString("en")} emphasis, link, image, code, escape, entity or autolink markers`
+      )
+    }
   }
   for (let start = 0, end = 0; start < markdown.length; start = nextLine(markdown, end)) {
     end = lineEnd(markdown, start)
@@ -166,14 +181,18 @@ export const checkDocumentLimits = (markdown: string): void => {
     }
     for (let i = shape.content; i < end; i++) {
       const code = markdown.charCodeAt(i)
-      if (code === 0x5c)
-        i++ // a backslash escapes what follows
-      else if (code === 0x7c) pipes++
+      if (code === 0x5c) {
+        // A backslash escape is a construct of its own, and what it escapes is text.
+        inlineMarkers++
+        i++
+      } else if (code === 0x7c) pipes++
       else if (code < 128) inlineMarkers += INLINE_MARKERS[code]!
+      if (code === 0x77 && markdown.startsWith("www.", i)) inlineMarkers++
+      else if (code === 0x3a && markdown.startsWith("://", i)) inlineMarkers++
     }
     if (inlineMarkers > MAX_INLINE_MARKERS) {
       throw new DocumentLimitExceeded(
-        `more than ${MAX_INLINE_MARKERS.toLocaleString("en")} emphasis, link, image or code markers (* _ \` [ ] ! < ~) in one paragraph`
+        `more than ${MAX_INLINE_MARKERS.toLocaleString("en")} emphasis, link, image, code, escape, entity or autolink markers in one paragraph`
       )
     }
     if (pipes > MAX_TABLE_PIPES) throw new DocumentLimitExceeded(`more than ${MAX_TABLE_PIPES.toLocaleString("en")} table cells`)
