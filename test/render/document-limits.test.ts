@@ -111,6 +111,8 @@ t.test("escaped markers, markers inside container markers and footnote labels co
   t.equal(refusal(`${"> - 1. * ".repeat(5_000)}deep\n`), undefined, "list markers at a line's start are containers, cut to 100")
   t.match(refusal(`x[^a]\n\n${"[^a]: ".repeat(2_000)}deep\n`), /nested too deeply/, "footnote definitions nest like block quotes")
   t.equal(refusal(`x[^a]\n\n${"[^a]: ".repeat(100)}deep\n`), undefined, "a hundred of them on one line pass")
+  t.match(refusal(`> a\n${" b\n".repeat(MAX_LAZY_LINES + 1)}`), /lines in a row/, "lazy lines under a block quote may be indented")
+  t.equal(refusal(`- a\n${"  b\n".repeat(MAX_LAZY_LINES + 1)}`), undefined, "lines indented to a list item's content are not lazy")
   // A list item starts a paragraph of its own: 10,000 items of one emphasis each are 10,000 paragraphs.
   t.equal(refusal("- *a* b\n".repeat(MAX_LINES / 2)), undefined, "markers counted per list item")
   t.match(

@@ -135,6 +135,7 @@ export const checkDocumentLimits = (markdown: string): void => {
   let containerWork = 0
   let lazy = 0
   let inContainer = false
+  let inQuote = false
   // The paragraph being counted: from where it starts, its inline markers.
   let paragraphStart = 0
   let inlineMarkers = 0
@@ -173,8 +174,10 @@ export const checkDocumentLimits = (markdown: string): void => {
     }
     if (shape.markers + shape.footnoteMarkers > 0) {
       inContainer = true
+      inQuote = shape.startsQuote
       lazy = 0
-    } else if (inContainer && shape.indent === 0 && ++lazy > MAX_LAZY_LINES) {
+    } else if (inContainer && (inQuote || shape.indent < 2) && ++lazy > MAX_LAZY_LINES) {
+      // Under a block quote every line without `>` is lazy; under a list item, one not indented to its content (about).
       throw new DocumentLimitExceeded(
         `more than ${MAX_LAZY_LINES.toLocaleString("en")} lines in a row continuing a block quote or list item without its marker`
       )
