@@ -40,9 +40,11 @@ const startLines = (address: string) =>
 export const withStartLog = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
   Layer.effectDiscard(
     HttpServer.addressFormattedWith((address) =>
-      Effect.flatMap(
-        startLines(address),
-        Effect.forEach((line) => Effect.log(line), { discard: true })
+      Effect.flatMap(startLines(address), (lines) =>
+        Effect.all(
+          lines.map((line) => Effect.log(line)),
+          { discard: true }
+        )
       )
     )
   ).pipe(Layer.provideMerge(layer))
