@@ -61,7 +61,7 @@ t.test("deliveries to loopback are refused by the guard: nothing sent, failed wi
     // One line per attempt (issue 39), naming the refusal, with nothing indented under it.
     // The server's output reaches the test after the history does: wait for both lines, and the one after each.
     const logged = await until("both attempts logged", async () => {
-      const lines = [...server.output().matchAll(/^.*webhook delivery (\S+) attempt 1 failed: (.*)\n(.*)/gm)]
+      const lines = [...server.output().matchAll(/^.*webhook delivery (\S+) attempt 1 failed: (.*)\n(?=(.*))/gm)]
       return lines.length === 2 ? lines : undefined
     })
     for (const [, , problem, after] of logged ?? []) {
