@@ -6,18 +6,14 @@
  * artifact is marked before its bytes go, so a crash between the two leaves at worst a file that
  * no row names, never a row whose bytes are missing while it claims to be available.
  */
-import { Config, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { ArtifactRepository } from "./artifacts/repository.ts"
 import { unreferencedBytesRemover } from "./artifacts/shared-bytes.ts"
 import { Documents } from "./documents/documents.ts"
 import { Idempotency } from "./idempotency/idempotency.ts"
+import { sweepIntervalConfig } from "./sweep-interval.ts"
 import { historySeconds } from "./webhooks/config.ts"
 import { DeliveryHistory } from "./webhooks/history.ts"
-
-const sweepIntervalConfig = Config.integer("PRESSROOM_SWEEP_INTERVAL_MS").pipe(
-  Config.withDefault(30_000),
-  Config.validate({ message: "PRESSROOM_SWEEP_INTERVAL_MS must be at least 100", validation: (ms) => ms >= 100 })
-)
 
 export class Sweeper extends Effect.Service<Sweeper>()("pressroom/Sweeper", {
   scoped: Effect.gen(function* () {

@@ -1,4 +1,4 @@
-/** Download links (contract section 1): their lifetime, and the base of the absolute `href`. */
+/** Artifacts' settings (contract section 1): download links' lifetime and the base of their absolute `href`, and how long artifacts are kept. */
 import { Config, Option } from "effect"
 
 /** The specification's ceiling on a download link's life: five minutes. */
@@ -32,3 +32,15 @@ export const publicBaseUrlConfig = Config.option(Config.string("PRESSROOM_PUBLIC
 )
 
 export const linkConfig = Config.all({ ttlSeconds: linkTtlConfig, publicBaseUrl: publicBaseUrlConfig })
+
+/** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
+const lifetime = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
+  )
+
+export const retentionConfig = Config.all({
+  previewTtlSeconds: lifetime("PRESSROOM_PREVIEW_TTL_SECONDS", 900),
+  finalTtlSeconds: lifetime("PRESSROOM_FINAL_TTL_SECONDS", 604_800)
+})

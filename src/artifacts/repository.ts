@@ -1,7 +1,8 @@
 /** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes (artifact.ts). */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Config, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type Artifact, ArtifactRow } from "./artifact.ts"
+import { retentionConfig } from "./config.ts"
 
 export interface NewArtifact {
   readonly id: string
@@ -29,18 +30,6 @@ export interface Reusable {
   readonly sha256: string
   readonly manifestSha256: string
 }
-
-/** Lifetimes after finalisation (contract section 1): previews 15 minutes, finals seven days. */
-const lifetime = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: `${name} must be at least 1`, validation: (n) => n >= 1 })
-  )
-
-export const retentionConfig = Config.all({
-  previewTtlSeconds: lifetime("PRESSROOM_PREVIEW_TTL_SECONDS", 900),
-  finalTtlSeconds: lifetime("PRESSROOM_FINAL_TTL_SECONDS", 604_800)
-})
 
 /** The storage key of an artifact's bytes: its id, so that nothing a client sends reaches a path. */
 export const storageKeyOf = (artifactId: string) => `${artifactId}.pdf`

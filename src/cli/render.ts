@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
 import { optionFromText } from "../render/common/options.ts"
 import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
 import { writeRenderFiles } from "../render/render-files.ts"
+import { readSettings } from "../shared/read-settings.ts"
 import { renderUsage, UsageError } from "./usage.ts"
 
 /** `--option pageNumbers=true` → { pageNumbers: true }: each value read as its option's schema says. */
@@ -47,7 +47,7 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
   } catch {
     throw new UsageError(`cannot read ${input === "-" ? "standard input" : input}`)
   }
-  const config = await Effect.runPromise(rendererConfig)
+  const config = readSettings(rendererConfig)
   // A one-shot command needs one compiler, not one per core, and no warm-up for later renders.
   const renderer = await Renderer.create({ ...config, workers: 1, warmUp: false })
   try {

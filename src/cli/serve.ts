@@ -1,7 +1,7 @@
 /** `pressroom serve`: the HTTP API until SIGINT or SIGTERM, which stop it gracefully. */
-import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { ServerLive } from "../http/server.ts"
+import { serverSettings } from "../http/settings.ts"
+import { readSettings } from "../shared/read-settings.ts"
 
 /**
  * Whether V8 collects garbage on each thread's own: without it, background collections take
@@ -19,6 +19,8 @@ const singleThreadedGc = () => "Deno" in globalThis || process.execArgv.includes
 const mallocReturnsMemory = () => process.platform !== "linux" || process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
 
 export const runServe = async (): Promise<void> => {
+  // Before anything else, and before the server's modules load: a bad setting is refused at once.
+  readSettings(serverSettings)
   if (!singleThreadedGc()) {
     console.error(
       "pressroom: Node was started without --single-threaded-gc; with several render workers, large documents render up to a quarter slower (npm start passes it)"
@@ -31,6 +33,9 @@ export const runServe = async (): Promise<void> => {
   }
   // Nothing exports spans: with the tracer on, every SQL statement and request would still build
   // spans, about a third of a statement's cost on the embedded database.
+  // Loaded only once the settings are good (main.ts's rule of loading everything at start is for
+  // commands, whose chunks a rebuild may remove; this is the same process a moment later).
+  const [{ NodeRuntime }, { ServerLive }] = await Promise.all([import("@effect/platform-node"), import("../http/server.ts")])
   NodeRuntime.runMain(Layer.launch(ServerLive).pipe(Effect.withTracerEnabled(false)))
   await new Promise<never>(() => {})
 }

@@ -26,7 +26,19 @@ export const make = (url: Redacted.Redacted): Effect.Effect<Notifications["Type"
     const resumedSubscribers = new Set<() => void>()
     let client: pg.Client | undefined
 
-    const listenOn = (connected: pg.Client, channel: string) => connected.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    /**
+     * Each client's LISTENs one after another: a channel subscribed while another's LISTEN runs
+     * would otherwise queue a query on a busy client, which pg deprecates with a warning on stderr.
+     */
+    const listening = new WeakMap<pg.Client, Promise<unknown>>()
+    const listenOn = (connected: pg.Client, channel: string) => {
+      const next = (listening.get(connected) ?? Promise.resolve()).then(() => connected.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+      listening.set(
+        connected,
+        next.catch(() => {})
+      )
+      return next
+    }
 
     /**
      * A connected client listening on every channel asked for so far, and the reason it is lost

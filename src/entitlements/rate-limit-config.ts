@@ -8,11 +8,13 @@ import { Config } from "effect"
 export const RATE_CLASSES = ["preview", "publish", "convert", "read", "write"] as const
 export type RateClass = (typeof RATE_CLASSES)[number]
 
-const perMinute = (rateClass: RateClass, fallback: number) =>
-  Config.integer(`PRESSROOM_RATE_LIMIT_${rateClass.toUpperCase()}_PER_MINUTE`).pipe(
-    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+const perMinute = (rateClass: RateClass, fallback: number) => {
+  const name = `PRESSROOM_RATE_LIMIT_${rateClass.toUpperCase()}_PER_MINUTE`
+  return Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
     Config.withDefault(fallback)
   )
+}
 
 export const rateLimitConfig: Config.Config<Readonly<Record<RateClass, number>>> = Config.all({
   preview: perMinute("preview", 60),

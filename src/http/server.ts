@@ -2,7 +2,7 @@
  * The HTTP server: the API's handlers over the services they use, the `/docs` page, and the
  * error envelope around everything. `ServerLive` is what `pressroom serve` launches.
  */
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type Config, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
@@ -27,6 +27,7 @@ import { errorEnvelope } from "./error-envelope.ts"
 import { OpsHandlers } from "../ops/http.ts"
 import { Metrics } from "../ops/metrics.ts"
 import { routeTable } from "./route-table.ts"
+import { withStartLog } from "./start-log.ts"
 
 const DOCS_PATH = "/docs"
 
@@ -91,7 +92,7 @@ export const ServerLive = HttpApiBuilder.serve().pipe(
   Layer.provide(DashboardLive),
   Layer.provide(HttpApiBuilder.middleware(Effect.flatMap(routes, errorEnvelope))),
   Layer.provide(ApiLive),
-  HttpServer.withLogAddress,
+  withStartLog,
   Layer.provide(HttpLive),
   Layer.provide(PlatformLive)
 )

@@ -26,11 +26,22 @@ export interface SpecRequest {
 
 const unprocessable = (field: string, problem: string) => Effect.fail(InvalidRequest.unprocessable(`${field}: ${problem}`, field))
 
+/**
+ * A template the channel does not offer, named with those it does: a catalog template outside
+ * them (v1's seven) is one of v2's, which a client would otherwise take for a typo or a bug.
+ */
+const notOffered = (templateId: string, offered: ReadonlyArray<string>) => {
+  const named = `'${excerpt(templateId, 100)}'`
+  const which = findTemplate(templateId) ? `${named} is a v2 template` : `unknown template ${named}`
+  return `${which}; v1 offers ${offered.join(", ")} (every other template is v2's: /api/v2/documents)`
+}
+
 export const toRenderSpec = (request: SpecRequest): Effect.Effect<RenderSpec, InvalidRequest> => {
   const { templateId, locale, filename } = request
-  if (!findTemplate(templateId) || (request.allowedTemplates && !request.allowedTemplates.includes(templateId))) {
-    return unprocessable("templateId", `unknown template '${excerpt(templateId, 100)}'`)
+  if (request.allowedTemplates && !request.allowedTemplates.includes(templateId)) {
+    return unprocessable("templateId", notOffered(templateId, request.allowedTemplates))
   }
+  if (!findTemplate(templateId)) return unprocessable("templateId", `unknown template '${excerpt(templateId, 100)}'`)
   if (!isLocale(locale)) return unprocessable("locale", `unknown locale '${excerpt(locale, 40)}'`)
   if (request.markdown.length === 0) return unprocessable("markdown", "must not be empty")
   const content = Effect.zipRight(

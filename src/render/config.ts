@@ -1,8 +1,8 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
-import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB } from "./engine/pool.ts"
-import { DEFAULT_WORKER_MEMORY_MIB, type RendererConfig } from "./renderer.ts"
+import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB, DEFAULT_WORKER_MEMORY_MIB } from "./engine/pool.ts"
+import type { RendererConfig } from "./renderer.ts"
 
 export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   // Not in the contract: which Typst compiler typesets (RenderEngine); both give the same bytes.

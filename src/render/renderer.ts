@@ -10,7 +10,7 @@ import { catalog, findTemplate, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { NativeEnginePool } from "./engine/native-pool.ts"
-import type { EnginePool } from "./engine/pool.ts"
+import { DEFAULT_WORKER_MEMORY_MIB, type EnginePool } from "./engine/pool.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
@@ -85,12 +85,6 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
   message: Schema.String,
   diagnostics: Schema.Array(Schema.String)
 }) {}
-
-/**
- * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
- * document it has typeset; past this it is replaced (docs/renderer.md, "Typst's memo cache is evicted").
- */
-export const DEFAULT_WORKER_MEMORY_MIB = 256
 
 /**
  * Which Typst compiler typesets: `wasm`, typst.ts's WebAssembly build in worker threads (the

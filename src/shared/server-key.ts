@@ -57,6 +57,19 @@ const configuredKey = Config.option(Config.redacted("PRESSROOM_SERVER_KEY")).pip
   Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
 )
 
+/**
+ * The key's setting checked without touching the data folder (src/http/settings.ts, before the start
+ * does anything): well formed when given, and given when the server is `clustered`.
+ */
+export const serverKeySetting = (clustered: Config.Config<boolean>) =>
+  Config.all({ key: configuredKey, clustered }).pipe(
+    Config.validate({
+      message: INVALID,
+      validation: ({ key }) => Option.isNone(key) || Option.isSome(decodeServerKey(Redacted.value(key.value)))
+    }),
+    Config.validate({ message: REQUIRED, validation: ({ key, clustered }) => Option.isSome(key) || !clustered })
+  )
+
 const KEY_FILE = "server-key"
 
 class KeyFileProblem extends Error {}

@@ -9,7 +9,7 @@
  * never wait on any of it. Both sleep until a notification (an event written, deliveries due) or
  * the next retry falls due, with a slow recheck in case a notification went missing.
  */
-import { Duration, Effect, Queue, Stream } from "effect"
+import { Duration, Effect, FiberRef, HashMap, Queue, Stream } from "effect"
 import { randomUUID } from "node:crypto"
 import { hostname } from "node:os"
 import { Notifications } from "../db/notifications.ts"
@@ -51,6 +51,20 @@ export const endingOf = (result: SendResult, attempt: number, schedule: Readonly
   if ("status" in result && result.status === 410) return { _tag: "gone" }
   const delaySeconds = redelivery ? undefined : schedule[attempt]
   return delaySeconds === undefined ? { _tag: "failed" } : { _tag: "retry", delaySeconds }
+}
+
+/**
+ * A failed attempt as one log line, annotations and all: an endpoint that keeps failing (a host
+ * that does not resolve) is retried for days, and the pretty logger would give each annotation a
+ * line of its own.
+ */
+const attemptFailed = (claimed: ClaimedDelivery, statusCode: number | null, reason: string | undefined, ending: Ending) => {
+  const status = statusCode === null ? "" : ` (HTTP ${statusCode})`
+  const next = ending._tag === "retry" ? `retry in ${ending.delaySeconds} s` : ending._tag
+  const problem = (reason ?? "no reason").replace(/\s+/g, " ")
+  return Effect.logWarning(`webhook delivery ${claimed.id} attempt ${claimed.attempt} failed: ${problem}${status}; next: ${next}`).pipe(
+    Effect.locally(FiberRef.currentLogAnnotations, HashMap.empty())
+  )
 }
 
 export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatcher", {
@@ -127,11 +141,7 @@ export class Dispatcher extends Effect.Service<Dispatcher>()("pressroom/Dispatch
         metrics.recordDeliveryAttempt(result.outcome, result.durationMs / 1000)
         const ending = endingOf(result, claimed.attempt, config.retrySchedule, claimed.redelivery)
         const statusCode = "status" in result ? result.status : null
-        if (ending._tag !== "delivered") {
-          yield* Effect.logWarning("webhook delivery attempt failed").pipe(
-            Effect.annotateLogs({ statusCode: String(statusCode), reason: result.reason ?? "", next: ending._tag })
-          )
-        }
+        if (ending._tag !== "delivered") yield* attemptFailed(claimed, statusCode, result.reason, ending)
         yield* store.record(
           { id: claimed.id, attempt: claimed.attempt, owner, subscriptionId: claimed.subscription.id },
           {

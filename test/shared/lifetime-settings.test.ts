@@ -4,7 +4,7 @@
  */
 import { type Config, ConfigProvider, Effect, Exit } from "effect"
 import t from "tap"
-import { retentionConfig } from "../../src/artifacts/repository.ts"
+import { retentionConfig } from "../../src/artifacts/config.ts"
 import { supervisorConfig } from "../../src/jobs/retry-policy.ts"
 
 const read = <A>(config: Config.Config<A>, name: string, value: string) =>

@@ -140,6 +140,16 @@ await forEachDatabase(t, async (t, database) => {
     const before = await usageOf(server, owner.accountId)
     for (const [name, body] of cases) expectError(t, await convert(server, owner.key, body), 422, "invalid_request", name)
     t.same(await usageOf(server, owner.accountId), before, "refused conversions reserve and use nothing")
+
+    // A catalog template that v1 does not offer is named as v2's, with the seven v1 offers.
+    const v2Only = await convert(server, owner.key, { markdown: "x", templateId: "resume-ats" })
+    t.equal(v2Only.status, 422)
+    t.equal(
+      v2Only.error?.error.message,
+      "templateId: 'resume-ats' is a v2 template; v1 offers clean, executive, resume, coverletter, academic, legal, creative (every other template is v2's: /api/v2/documents)"
+    )
+    const unknown = await convert(server, owner.key, { markdown: "x", templateId: "fancy" })
+    t.match(unknown.error?.error.message, /^templateId: unknown template 'fancy'; v1 offers clean, executive, /)
   })
 
   await t.test("unknown routes and methods", async (t) => {

@@ -58,8 +58,15 @@ t.test("deliveries to loopback are refused by the guard: nothing sent, failed wi
       },
       "by name: localhost resolved, and its address refused as loopback"
     )
-    for (const annotations of [...server.output().matchAll(/webhook delivery attempt failed\n((?:\s{2}.*\n?)*)/g)].map((m) => m[1]!)) {
-      t.match(annotations, /reason: (127\.0\.0\.1|::1) is loopback\n/, "the log names the refusal")
+    // One line per attempt (issue 39), naming the refusal, with nothing indented under it.
+    // The server's output reaches the test after the history does: wait for both lines, and the one after each.
+    const logged = await until("both attempts logged", async () => {
+      const lines = [...server.output().matchAll(/^.*webhook delivery (\S+) attempt 1 failed: (.*)\n(?=(.*))/gm)]
+      return lines.length === 2 ? lines : undefined
+    })
+    for (const [, , problem, after] of logged ?? []) {
+      t.match(problem, /^(127\.0\.0\.1|::1) is loopback; next: failed$/, "the log names the refusal")
+      t.notMatch(after, /^\s/, "and nothing more for it")
     }
     const metrics = await (await fetch(`${server.url}/metrics`)).text()
     t.match(metrics, /^pressroom_webhook_delivery_attempt_duration_seconds_count\{outcome="refused"\} 2$/m, "/metrics: two refused")

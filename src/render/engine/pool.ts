@@ -44,7 +44,13 @@ export const DEFAULT_WORKER_HEAP_MIB = 256
 export const DEFAULT_COMPILER_MEMORY_MIB = 512
 
 /**
- * Eviction takes 75 to 115 ms after a 60-page report (docs/performance.md, "Typst's memo cache is evicted").
+ * With Typst's memo cache evicted, a worker's memory stays at the high-water mark of the largest
+ * document it has typeset; past this it is replaced (docs/renderer.md, "Typst's memo cache is evicted").
+ */
+export const DEFAULT_WORKER_MEMORY_MIB = 256
+
+/**
+ * Eviction takes 75 to 115 ms after a 60-page report (docs/renderer.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of
  * service for a whole render timeout.
  */
