@@ -5,6 +5,10 @@ import { packageRoot } from "../src/render/fonts/manifest.ts"
 
 export const galleryDir = join(packageRoot, "docs", "gallery")
 
+/** examples/samples/<name>.md: the gallery shows each in `clean`, as docs/gallery/samples/<name>.png. */
+export const GALLERY_SAMPLES: ReadonlyArray<string> = ["github-readme"]
+export const samplePath = (name: string): string => join(packageRoot, "examples", "samples", `${name}.md`)
+
 /** The first page at 72 dpi × 0.8 (an A4 page is 476 × 674 pixels): enough to judge a design. */
 export const firstPagePng = (pdf: Uint8Array): Uint8Array => {
   const page = mupdf.Document.openDocument(pdf, "application/pdf").loadPage(0)

@@ -7,6 +7,9 @@ import { Renderer } from "../../src/render/renderer.ts"
 import { linkUris, normalize, pdfText } from "../helpers/pdf.ts"
 import { testEngine } from "../helpers/render.ts"
 import { HTML_READMES } from "../fixtures/html-readmes.ts"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { firstPagePng, GALLERY_SAMPLES, galleryDir, samplePath } from "../../scripts/gallery-image.ts"
 
 const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeoutMs: 30_000 })
 t.teardown(() => renderer.close())
@@ -63,4 +66,13 @@ t.test("dropped elements are named, comments vanish silently, script and style t
       ["html_dropped", "the HTML element <font> is not rendered"]
     ]
   )
+})
+
+t.test("the gallery's samples are current and render without a warning", async (t) => {
+  for (const name of GALLERY_SAMPLES) {
+    const { pdf, warnings } = await render(readFileSync(samplePath(name), "utf8"))
+    t.same(warnings, [], name)
+    const committed = readFileSync(join(galleryDir, "samples", `${name}.png`))
+    t.ok(Buffer.from(firstPagePng(pdf)).equals(committed), `samples/${name}.png is current (run npm run gallery)`)
+  }
 })

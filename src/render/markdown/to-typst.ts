@@ -311,7 +311,7 @@ class Converter {
     return `#link(${typstString(url.trim())})[${content === "" ? this.runs.markup(url.trim()) : content}]`
   }
 
-  /** `width` (in points, from HTML) is the most the image takes; it never gets wider than its container. */
+  /** `width` (in points, from HTML) is the width the image is shown at, never wider than its container. */
   private image(url: string, alt: string, node: Nodes, width?: number): string {
     const placeholder = `#pr.image-placeholder(cfg, ${alt === "" ? '""' : `[${this.separately(() => this.runs.markup(alt))}]`})`
     const decoded = decodeImage(url)
@@ -322,8 +322,11 @@ class Converter {
     switch (decoded._tag) {
       case "embedded": {
         this.images.set(decoded.image.path, decoded.image)
-        const markup = `#pr.md-image(${typstString(decoded.image.path)}, alt: ${typstString(alt)})`
-        return width === undefined ? markup : `#layout(size => box(width: calc.min(${width}pt, size.width), ${markup.slice(1)}))`
+        const path = typstString(decoded.image.path)
+        // HTML's width is the width shown, larger or smaller than the image's own, within the container.
+        return width === undefined
+          ? `#pr.md-image(${path}, alt: ${typstString(alt)})`
+          : `#layout(size => box(image(${path}, alt: ${typstString(alt)}, width: calc.min(${width}pt, size.width))))`
       }
       case "remote":
         this.warn("image_not_embedded", "only data: URIs are embedded; the image was replaced by its alt text", node)
