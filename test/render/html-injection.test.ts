@@ -86,6 +86,12 @@ const CASES: ReadonlyArray<Case> = [
   },
   { name: "Typst in an href", markdown: `<a href='https://e.com/"]${READ}['>lnk</a> <a href='#"]${READ}['>to nowhere</a>\n`, shows: "lnk" },
   { name: "Typst in code", markdown: `<code>"]${READ}[</code> <pre>]${READ}</pre> <kbd>${READ}</kbd>\n`, shows: `"]${READ}[` },
+  {
+    name: "tags nested 10,000 deep",
+    markdown: `${"<div>".repeat(10_000)}deep\n\nafter ${"<b>".repeat(10_000)}bold\n`,
+    shows: "after bold",
+    hides: /deep/
+  },
   { name: "an unclosed script swallows only HTML", markdown: "<script>\n\nnever shown\n", hides: /never shown/, dropped: ["script"] }
 ]
 

@@ -12,7 +12,7 @@ import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, R
 import { definitions as collectDefinitions } from "mdast-util-definitions"
 import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../warnings.ts"
-import { parseFragment } from "./html/fragment.ts"
+import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
 import { HtmlConverter } from "./html/to-typst.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
@@ -247,8 +247,14 @@ class Converter {
   private withHtml(nodes: ReadonlyArray<RootContent>, depth: number, block: boolean): string {
     const html = nodes.map((node) => (node.type === "html" && !(block && PAGEBREAK.test(node.value.trim())) ? node.value : undefined))
     const at = nodes.find((node) => node.type === "html")!
+    const fragment = parseFragment(html, block ? "\n" : "")
+    if (fragment === undefined) {
+      this.warn("html_dropped", `HTML nested deeper than ${MAX_HTML_DEPTH} levels is not rendered`, at)
+      const markdown = nodes.filter((node) => node.type !== "html")
+      return block ? this.blocks(markdown, depth) : this.inlines(markdown as Array<PhrasingContent>, depth)
+    }
     return this.html!.convert(
-      parseFragment(html, block ? "\n" : ""),
+      fragment,
       {
         text: (text) => this.runs.markup(text),
         slot: (i) => (block ? this.block(nodes[i]!, depth) : this.inline(nodes[i] as PhrasingContent, depth)),

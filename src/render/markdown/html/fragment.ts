@@ -18,6 +18,25 @@ export interface Fragment {
   readonly dropped: ReadonlyArray<string>
 }
 
+/**
+ * How deep tags may nest in a fragment. hast-util-from-parse5 and the sanitiser recurse once per
+ * level and overflow the call stack near 10,000; no README nests a hundred.
+ */
+export const MAX_HTML_DEPTH = 256
+const VOID = new Set("area base br col embed hr img input link meta source track wbr".split(" "))
+const TAG = /<(\/?)([a-zA-Z][^\s/>]*)[^>]*?(\/?)>/g
+
+/** The depth the tags would nest to if every one were closed where written (an upper bound, near enough). */
+const tagDepth = (html: string): number => {
+  let depth = 0
+  let max = 0
+  for (const [, closing, name, selfClosing] of html.matchAll(TAG)) {
+    if (closing) depth = Math.max(0, depth - 1)
+    else if (!selfClosing && !VOID.has(name!.toLowerCase())) max = Math.max(max, ++depth)
+  }
+  return max
+}
+
 /** A slot's tag name: a prefix no HTML of these siblings contains, so user HTML cannot forge one. */
 const slotPrefix = (html: string): string => {
   const lower = html.toLowerCase()
@@ -26,9 +45,14 @@ const slotPrefix = (html: string): string => {
   return `prslot${n}x`
 }
 
-/** `html[i]` is a sibling's HTML, or undefined where the sibling is Markdown. */
-export const parseFragment = (html: ReadonlyArray<string | undefined>, separator: string): Fragment => {
-  const prefix = slotPrefix(html.filter((h) => h !== undefined).join(""))
+/**
+ * `html[i]` is a sibling's HTML, or undefined where the sibling is Markdown. Undefined when the
+ * tags nest deeper than MAX_HTML_DEPTH.
+ */
+export const parseFragment = (html: ReadonlyArray<string | undefined>, separator: string): Fragment | undefined => {
+  const written = html.filter((h) => h !== undefined).join("")
+  if (tagDepth(written) > MAX_HTML_DEPTH) return undefined
+  const prefix = slotPrefix(written)
   const slots = new Map<string, number>()
   const source = html
     .map((h, i) => {
