@@ -157,6 +157,7 @@ export class HtmlConverter {
       case "kbd":
         return `#box(stroke: 0.5pt + luma(140), inset: (x: 2pt), outset: (y: 2pt), radius: 2pt)[${this.code(node, depth)}]`
       case "pre":
+        if (this.wrapsMarkdown(node)) return this.content(node, depth)
         return this.host.raw(textOf(node).replace(/^\n/, "").replace(/\n$/, ""), true)
       case "h1":
       case "h2":
@@ -197,7 +198,7 @@ export class HtmlConverter {
     }
   }
 
-  /** Code as raw text; where it wraps Markdown (`<kbd>` text `</kbd>`), that Markdown's conversion. */
+  /** Code as raw text; where it wraps Markdown (`<kbd>` text `</kbd>`, `<pre>` blocks `</pre>`), that Markdown's conversion. */
   private code(node: Element, depth: number): string {
     return this.wrapsMarkdown(node) ? this.content(node, depth) : this.host.raw(whitespace(textOf(node)), false)
   }
