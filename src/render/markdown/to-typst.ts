@@ -78,8 +78,11 @@ class Converter {
   private readonly definition: (identifier: string) => Definition | undefined
   private readonly formulas: Formulas
   private nestingWarned = false
-  /** Only for a document with HTML: a document without converts as it always did. */
-  private readonly html: HtmlConverter | undefined
+  /**
+   * Only for a document with HTML (made at once when `#id` links may reach an id, else at the first
+   * inline comment): a document without converts as it always did.
+   */
+  private html: HtmlConverter | undefined
   /** The flow of inline content being converted, for the length of its text runs (text-runs.ts). */
   private runs = new TextRuns()
 
@@ -253,7 +256,8 @@ class Converter {
       const markdown = nodes.filter((node) => node.type !== "html")
       return block ? this.blocks(markdown, depth) : this.inlines(markdown as Array<PhrasingContent>, depth)
     }
-    return this.html!.convert(
+    this.html ??= new HtmlConverter()
+    return this.html.convert(
       fragment,
       {
         text: (text) => this.runs.markup(text),
