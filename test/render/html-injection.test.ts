@@ -92,6 +92,7 @@ const CASES: ReadonlyArray<Case> = [
     shows: "after bold",
     hides: /deep/
   },
+  { name: "an inline comment as a document's only HTML", markdown: "\u0000<!-- pagebreak --> text\n", shows: "text" },
   { name: "an unclosed script swallows only HTML", markdown: "<script>\n\nnever shown\n", hides: /never shown/, dropped: ["script"] }
 ]
 
