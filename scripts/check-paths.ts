@@ -13,6 +13,8 @@ const root = resolve(import.meta.dirname, "..")
 
 /** Names in comments that are not files of this repository: other projects', and examples of a name. */
 const OTHER_PROJECTS = new Set(["typst.ts", "node.js", "pdf.js", "ipaddr.js", "postgres.js"])
+/** Addresses of other projects' files, cited as the sources of test fixtures. */
+const OTHER_PROJECTS_FILES = /^github\.com\//
 const EXAMPLES = new Set(["file.md", "out.json", "entry.ts", "main.typ", "good.ts", "bad.ts", "lib/x.typ", "typst-templates/lib/x.typ"])
 /** Folders whose comments name files of the sample repositories and workspaces their tests build (the GitHub Action's). */
 const SAMPLE_WORKSPACES = ["src/action/", "test/action/"]
@@ -35,7 +37,7 @@ const FILE_NAME = /(?<![\w@$-])(?:\.{1,2}\/)*[\w-]+(?:[./][\w-]+)*\.(?:ts|cjs|mj
 const COMMENT = /\/\*[\s\S]*?\*\/|(?<![:"'`\\])\/\/[^\n]*/g
 
 const named = (from: string, name: string): boolean => {
-  if (OTHER_PROJECTS.has(name.toLowerCase()) || EXAMPLES.has(name)) return true
+  if (OTHER_PROJECTS.has(name.toLowerCase()) || EXAMPLES.has(name) || OTHER_PROJECTS_FILES.test(name)) return true
   // The build's outputs exist once it has run.
   if (name.startsWith("dist/")) return true
   if (!name.includes("/")) return names.has(name) || names.has(`.${name}`)

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { catalog } from "../src/render/catalog.ts"
 import { packageRoot } from "../src/render/fonts/manifest.ts"
 import { Renderer } from "../src/render/renderer.ts"
-import { firstPagePng, galleryDir } from "./gallery-image.ts"
+import { firstPagePng, GALLERY_SAMPLES, galleryDir, samplePath } from "./gallery-image.ts"
 
 const renderer = await Renderer.create({ workers: 2, timeoutMs: 120_000 })
 mkdirSync(galleryDir, { recursive: true })
@@ -23,6 +23,12 @@ try {
       shown.push(template)
     })
   )
+  // Samples of what documents hold rather than of a template (examples/samples/, in `clean`).
+  mkdirSync(join(galleryDir, "samples"), { recursive: true })
+  for (const name of GALLERY_SAMPLES) {
+    const result = await renderer.render({ markdown: readFileSync(samplePath(name), "utf8"), templateId: "clean" })
+    writeFileSync(join(galleryDir, "samples", `${name}.png`), firstPagePng(result.pdf))
+  }
 } finally {
   await renderer.close()
 }
@@ -50,6 +56,10 @@ writeFileSync(
     "| | | | |",
     "|:-:|:-:|:-:|:-:|",
     ...rows,
+    "",
+    "Samples of what documents hold (`examples/samples/<name>.md`, in `clean`):",
+    "",
+    ...GALLERY_SAMPLES.map((name) => `- [${name}](samples/${name}.png)`),
     ""
   ].join("\n")
 )

@@ -24,7 +24,7 @@ const files: Readonly<Record<string, string>> = {
   "handbook/welcome.md": "# Welcome aboard\n\nThe handbook explains how releases ship.\n",
   "docs/cv.md":
     "---\ntitle: Curriculum Vitae\npressroom:\n  template: resume\n  options:\n    pageNumbers: true\n---\n# Ada Lovelace\n\nAnalyst of engines.\n",
-  "docs/notes.md": "# Course notes\n\nA paragraph.\n\n<div>raw markup</div>\n\nThe end of the notes.\n",
+  "docs/notes.md": "# Course notes\n\nA paragraph.\n\n<center>raw markup</center>\n\nThe end of the notes.\n",
   "docs/not-a-mapping.md": "---\ntitle: Broken\npressroom: resume\n---\n# Never rendered\n",
   "docs/unknown-option.md":
     "---\npressroom:\n  template: clean\n  options:\n    pageNumbers: true\n    shading: heavy\n---\n# Never rendered either\n",
@@ -133,7 +133,7 @@ t.test("the pdfs output lists the written PDFs relative to the workspace", async
 })
 
 t.test("annotations: each warning and each failure on its file and line", async (t) => {
-  t.match(first.stdout, /^::warning file=docs\/notes\.md,line=5::html_dropped: raw HTML is not rendered$/m)
+  t.match(first.stdout, /^::warning file=docs\/notes\.md,line=5::html_dropped: the HTML element <center> is not rendered$/m)
   t.match(first.stdout, /^::error file=docs\/not-a-mapping\.md,line=3::the pressroom block must be a mapping/m, "on the pressroom: line")
   t.match(first.stdout, /^::error file=docs\/unknown-option\.md,line=6::options\.shading: /m, "on the unknown option's line")
   t.match(first.stdout, /^::error file=reports\/annual\.md::the file cannot be typeset: /m)

@@ -12,6 +12,8 @@ import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, R
 import { definitions as collectDefinitions } from "mdast-util-definitions"
 import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../common/warnings.ts"
+import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
+import { HtmlConverter } from "./html/to-typst.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
 import { typstString } from "../math/typst-literal.ts"
@@ -56,6 +58,17 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set([
   "footnoteDefinition"
 ])
 
+/** Whether any node of the tree is HTML (walked with a stack: a tree may be 10,000 levels deep). */
+const hasHtml = (root: Root): boolean => {
+  const stack: Array<Nodes> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.type === "html" && !PAGEBREAK.test(node.value.trim())) return true
+    if ("children" in node) for (const child of node.children) stack.push(child)
+  }
+  return false
+}
+
 class Converter {
   private readonly warnings: Array<RenderWarning> = []
   private readonly images = new Map<string, EmbeddedImage>()
@@ -65,6 +78,11 @@ class Converter {
   private readonly definition: (identifier: string) => Definition | undefined
   private readonly formulas: Formulas
   private nestingWarned = false
+  /**
+   * Only for a document with HTML (made at once when `#id` links may reach an id, else at the first
+   * inline comment): a document without converts as it always did.
+   */
+  private html: HtmlConverter | undefined
   /** The flow of inline content being converted, for the length of its text runs (text-runs.ts). */
   private runs = new TextRuns()
 
@@ -74,13 +92,15 @@ class Converter {
   ) {
     this.definition = collectDefinitions(root)
     this.formulas = new Formulas(root)
+    this.html = hasHtml(root) ? new HtmlConverter() : undefined
     for (const node of root.children) {
       if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
     }
   }
 
   convert(root: Root): TypstBody {
-    const markup = this.blocks(root.children, 0)
+    const body = this.blocks(root.children, 0)
+    const markup = this.html ? this.html.resolve(body) : body
     return { markup, images: [...this.images.values()], warnings: [...this.warnings, ...this.formulas.collectedWarnings()] }
   }
 
@@ -143,6 +163,7 @@ class Converter {
   }
 
   private blocks(nodes: ReadonlyArray<RootContent>, depth: number): string {
+    if (nodes.some((node) => node.type === "html" && !PAGEBREAK.test(node.value.trim()))) return this.withHtml(nodes, depth, true)
     const out: Array<string> = []
     for (const node of nodes) {
       const block = this.block(node, depth)
@@ -216,9 +237,37 @@ class Converter {
   }
 
   private inlines(nodes: ReadonlyArray<PhrasingContent>, depth: number): string {
+    if (nodes.some((node) => node.type === "html")) return this.withHtml(nodes, depth, false)
     let out = ""
     for (const node of nodes) out += this.inline(node, depth)
     return out
+  }
+
+  /**
+   * Siblings among which there is HTML, parsed as one fragment (html/fragment.ts) so that an element
+   * opened in one HTML node wraps the Markdown up to where a later one closes it.
+   */
+  private withHtml(nodes: ReadonlyArray<RootContent>, depth: number, block: boolean): string {
+    const html = nodes.map((node) => (node.type === "html" && !(block && PAGEBREAK.test(node.value.trim())) ? node.value : undefined))
+    const at = nodes.find((node) => node.type === "html")!
+    const fragment = parseFragment(html, block ? "\n" : "")
+    if (fragment === undefined) {
+      this.warn("html_dropped", `HTML nested deeper than ${MAX_HTML_DEPTH} levels is not rendered`, at)
+      const markdown = nodes.filter((node) => node.type !== "html")
+      return block ? this.blocks(markdown, depth) : this.inlines(markdown as Array<PhrasingContent>, depth)
+    }
+    this.html ??= new HtmlConverter()
+    return this.html.convert(
+      fragment,
+      {
+        text: (text) => this.runs.markup(text),
+        slot: (i) => (block ? this.block(nodes[i]!, depth) : this.inline(nodes[i] as PhrasingContent, depth)),
+        image: (url, alt, width) => this.image(url, alt, at, width),
+        raw: (code, block) => `#raw(${block ? "block: true, " : ""}${typstString(rawText(code))})`,
+        warn: (code, message) => this.warn(code, message, at)
+      },
+      block
+    )
   }
 
   private span(fn: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
@@ -266,11 +315,14 @@ class Converter {
 
   private link(url: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
     const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.flat(node.children)
+    // `#id` reaches an HTML element's id; a document without HTML has none to reach.
+    if (this.html && url.trim().length > 1 && url.trim().startsWith("#")) return this.html.inDocument(url.trim(), content)
     if (!LINK_SCHEMES.test(url.trim())) return content
     return `#link(${typstString(url.trim())})[${content === "" ? this.runs.markup(url.trim()) : content}]`
   }
 
-  private image(url: string, alt: string, node: Nodes): string {
+  /** `width` (in points, from HTML) is the width the image is shown at, never wider than its container. */
+  private image(url: string, alt: string, node: Nodes, width?: number): string {
     const placeholder = `#pr.image-placeholder(cfg, ${alt === "" ? '""' : `[${this.separately(() => this.runs.markup(alt))}]`})`
     const decoded = decodeImage(url)
     if (decoded._tag === "embedded" && this.options.undecodableImages?.has(decoded.image.sha256)) {
@@ -278,9 +330,14 @@ class Converter {
       return placeholder
     }
     switch (decoded._tag) {
-      case "embedded":
+      case "embedded": {
         this.images.set(decoded.image.path, decoded.image)
-        return `#pr.md-image(${typstString(decoded.image.path)}, alt: ${typstString(alt)})`
+        const path = typstString(decoded.image.path)
+        // HTML's width is the width shown, larger or smaller than the image's own, within the container.
+        return width === undefined
+          ? `#pr.md-image(${path}, alt: ${typstString(alt)})`
+          : `#layout(size => box(image(${path}, alt: ${typstString(alt)}, width: calc.min(${width}pt, size.width))))`
+      }
       case "remote":
         this.warn("image_not_embedded", "only data: URIs are embedded; the image was replaced by its alt text", node)
         return placeholder
