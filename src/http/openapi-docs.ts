@@ -1,11 +1,11 @@
 /**
  * The reader's part of the OpenAPI document (issue 38): the introduction, a description of every
- * tag, a summary and a description for each operation that does not carry its own, and request
- * examples (openapi-examples.ts). An endpoint's own annotations win; this fills only what they
- * leave empty, so the reference at /docs never shows an operation by its path alone.
+ * tag, a summary and a description for each operation that does not carry its own, and request and
+ * response examples (openapi-examples.ts). An endpoint's own annotations win; this fills only what
+ * they leave empty, so the reference at /docs never shows an operation by its path alone.
  */
 
-import { withRequestExamples } from "./openapi-examples.ts"
+import { withExamples } from "./openapi-examples.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
 type Json = Record<string, any>
@@ -65,8 +65,10 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   "admin.createAccount": "Create an account with a plan (admin token)",
   "admin.getAccount": "Get an account and its usage this month (admin token)",
   "admin.createKey": "Create an API key for an account; {} gives every scope, and the key is shown once (admin token)",
+  "admin.listKeys": "List an account's API keys (admin token)",
   "admin.revokeKey": "Revoke an API key (admin token)",
   "admin.addCreditPacks": "Add credit packs of 250 units to an account (admin token)",
+  "membersAdmin.invite": "Invite a person into an account's dashboard (admin token)",
   "ops.healthz": "Liveness: the process answers",
   "ops.readyz": "Readiness: database reachable, migrations applied, fonts verified, workers warm; 503 until then",
   "ops.metrics": "Prometheus metrics: requests, renders, jobs, queue, units, workers, webhook deliveries",
@@ -119,8 +121,12 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
     "The account and its usage this UTC month: units used, reserved by running jobs and remaining, and the credit-pack units left.",
   "admin.createKey":
     "An API key for the account, shown once in `secret` (only its SHA-256 is kept). `{}` gives a key with every scope in the environment the server accepts; `scopes` narrows it (at least one), `expiresAt` ends it.",
+  "admin.listKeys":
+    "The account's keys, newest first and revoked ones included, each with its prefix, scopes, environment, expiry and last use, but never the key itself, which only its creation showed.",
   "admin.revokeKey": "The key stops working at once: every request with it is 401.",
   "admin.addCreditPacks": "Adds packs of 250 units, used after the monthly allowance; they never expire.",
+  "membersAdmin.invite":
+    "Makes a single-use invitation for the email and answers its URL, the only copy of its token: the person opens it within 72 hours to choose a password and sign in to the dashboard. An email already a member of another account is 409.",
   "ops.healthz": "200 while the process answers, whatever its dependencies.",
   "ops.readyz":
     "200 once the database is reachable, migrations are applied, the fonts verified and the render workers warm; 503 `not_ready` otherwise, with the checks.",
@@ -129,7 +135,7 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "ops.openapi": "This document, generated from the schemas the server validates with."
 }
 
-/** The document with the introduction, every tag's description, every operation's summary and request examples. */
+/** The document with the introduction, every tag's description, every operation's summary and the examples. */
 export const describeForReaders = (spec: Json): Json => {
   const info = { ...spec.info, description: INTRODUCTION }
   const tags = (spec.tags ?? []).map((tag: Json) => ({ ...tag, description: tag.description ?? TAGS[tag.name] }))
@@ -150,5 +156,5 @@ export const describeForReaders = (spec: Json): Json => {
       )
     )
   }
-  return withRequestExamples({ ...spec, info, tags, paths })
+  return withExamples({ ...spec, info, tags, paths })
 }

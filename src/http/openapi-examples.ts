@@ -1,9 +1,12 @@
 /**
  * A request example for every operation that takes a JSON body (issue 38), put into the OpenAPI
  * document so that the reference shows, and its generated curl sends, a body the API accepts
- * instead of one of empty strings. test/http/openapi-reference.test.ts validates each against
- * its operation's schema.
+ * instead of one of empty strings; with them, the response examples of
+ * openapi-response-examples.ts. test/http/openapi-reference.test.ts validates each against its
+ * operation's schema.
  */
+
+import { RESPONSE_EXAMPLES } from "./openapi-response-examples.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
 type Json = Record<string, any>
@@ -39,24 +42,42 @@ const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   "webhooks.redeliver": {},
   "admin.createAccount": { name: "Acme", plan: "monthly" },
   "admin.createKey": { scopes: ["documents.render", "documents.read"], environment: "live", expiresAt: null },
-  "admin.addCreditPacks": { packs: 2 }
+  "admin.addCreditPacks": { packs: 2 },
+  "membersAdmin.invite": { email: "dana@acme.example" }
 }
 
-/** The document with each JSON request body's example. */
-export const withRequestExamples = (document: Json): Json => {
+/** A request body or a response with its JSON example, unless it has one of its own or none is given. */
+const withJsonExample = (body: Json, example: unknown): Json => {
+  const json = body.content?.["application/json"]
+  return json === undefined || example === undefined || json.example !== undefined
+    ? body
+    : { ...body, content: { ...body.content, "application/json": { ...json, example } } }
+}
+
+/** The operation with its JSON request body's example and each JSON success response's. */
+const exemplify = (operation: Json): Json => {
+  const id: string | undefined = operation.operationId
+  if (id === undefined) return operation
+  const responses = Object.entries<Json>(operation.responses ?? {}).map(([status, response]) => [
+    status,
+    withJsonExample(response, RESPONSE_EXAMPLES[id]?.[status])
+  ])
+  return {
+    ...operation,
+    ...(operation.requestBody && { requestBody: withJsonExample(operation.requestBody, REQUEST_EXAMPLES[id]) }),
+    ...(operation.responses && { responses: Object.fromEntries(responses) })
+  }
+}
+
+/** The document with the examples of every operation's JSON bodies, requests and responses. */
+export const withExamples = (document: Json): Json => {
   const paths: Json = {}
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     paths[path] = Object.fromEntries(
-      Object.entries(item).map(([method, operation]) => {
-        const example = operation?.operationId === undefined ? undefined : REQUEST_EXAMPLES[operation.operationId]
-        const json = operation?.requestBody?.content?.["application/json"]
-        if (example === undefined || json === undefined || json.example !== undefined) return [method, operation]
-        const requestBody = {
-          ...operation.requestBody,
-          content: { ...operation.requestBody.content, "application/json": { ...json, example } }
-        }
-        return [method, { ...operation, requestBody }]
-      })
+      Object.entries(item).map(([method, operation]) => [
+        method,
+        operation && typeof operation === "object" ? exemplify(operation) : operation
+      ])
     )
   }
   return { ...document, paths }

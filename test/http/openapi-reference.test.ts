@@ -1,9 +1,9 @@
 /**
  * The reference reads as documentation (issue 38): the OpenAPI document the server serves has an
  * introduction with the sections a newcomer needs and every scope, a description for every tag,
- * a summary for every operation, naming what authorises it, and for every JSON request body an
- * example that validates against its schema. Read from the API definition in process, as the
- * server generates it.
+ * a summary for every operation, naming what authorises it, and for every JSON request body and
+ * every JSON success response an example that validates against its schema. Read from the API
+ * definition in process, as the server generates it.
  */
 import { OpenApi } from "@effect/platform"
 import { Ajv2020 } from "ajv/dist/2020.js"
@@ -19,7 +19,13 @@ const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
     .map(([method, operation]) => ({
       path,
       method,
-      ...(operation as { operationId: string; summary?: string; description?: string; requestBody?: any })
+      ...(operation as {
+        operationId: string
+        summary?: string
+        description?: string
+        requestBody?: any
+        responses: Record<string, any>
+      })
     }))
 )
 
@@ -50,19 +56,47 @@ t.test("every operation has a summary that names what authorises it, and a descr
   }
 })
 
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+;(addFormats as unknown as (ajv: Ajv2020) => void)(ajv)
+ajv.addSchema(spec, "openapi")
+const pointer = (...parts: Array<string>) => parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
+/** The schema at `parts` of the document, by reference, so that its own references resolve. */
+const schemaAt = (...parts: Array<string>) => ({ $ref: `openapi#/${pointer(...parts)}` })
+
 t.test("every JSON request body has an example its schema accepts", async (t) => {
-  const ajv = new Ajv2020({ strict: false, allErrors: true })
-  ;(addFormats as unknown as (ajv: Ajv2020) => void)(ajv)
-  ajv.addSchema(spec, "openapi")
-  const pointer = (...parts: Array<string>) => parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
   const withBodies = operations.filter((operation) => operation.requestBody?.content?.["application/json"])
-  t.ok(withBodies.length >= 14, `${withBodies.length} operations take a JSON body`)
+  t.ok(withBodies.length >= 15, `${withBodies.length} operations take a JSON body`)
   for (const operation of withBodies) {
     const { example } = operation.requestBody.content["application/json"]
     t.not(example, undefined, `${operation.operationId} has an example`)
-    const schema = {
-      $ref: `openapi#/${pointer("paths", operation.path, operation.method, "requestBody", "content", "application/json", "schema")}`
-    }
+    const schema = schemaAt("paths", operation.path, operation.method, "requestBody", "content", "application/json", "schema")
     t.ok(ajv.validate(schema, example), `${operation.operationId}'s example validates`, { errors: ajv.errors })
+  }
+})
+
+t.test("every JSON success response has an example its schema accepts", async (t) => {
+  const successes = operations.flatMap((operation) =>
+    Object.entries(operation.responses)
+      .filter(([status, response]) => status.startsWith("2") && response.content?.["application/json"])
+      .map(([status, response]) => ({ ...operation, status, media: response.content["application/json"] }))
+  )
+  t.ok(successes.length >= 33, `${successes.length} JSON success responses`)
+  for (const { operationId, path, method, status, media } of successes) {
+    const name = `${operationId} ${status}`
+    t.not(media.example, undefined, `${name} has an example`)
+    const schema = schemaAt("paths", path, method, "responses", status, "content", "application/json", "schema")
+    t.ok(ajv.validate(schema, media.example), `${name}'s example validates`, { errors: ajv.errors })
+  }
+})
+
+t.test("every operation's success is a JSON body with an example, a PDF, Prometheus text or no body", async (t) => {
+  for (const operation of operations) {
+    const media = Object.entries(operation.responses)
+      .filter(([status]) => status.startsWith("2"))
+      .flatMap(([, response]) => Object.keys(response.content ?? {}))
+    t.ok(
+      media.every((type) => ["application/json", "application/pdf", "text/plain; version=0.0.4"].includes(type)),
+      `${operation.operationId} answers ${media.join(", ") || "no body"}`
+    )
   }
 })
