@@ -92,7 +92,7 @@ console.log(JSON.stringify({
   )
   t.same(
     report.groups,
-    ["admin", "artifactLinks", "artifacts", "documents", "jobs", "ops", "templates", "v1", "webhooks"],
+    ["admin", "artifactLinks", "artifacts", "documents", "jobs", "membersAdmin", "ops", "templates", "v1", "webhooks"],
     "every group of the API"
   )
 })
