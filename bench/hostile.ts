@@ -6,12 +6,11 @@
  * Each input runs in a child process of its own with a fresh pool of two workers and the server's
  * default deadline (30 s), so that its RSS is its alone (memory of a closed pool is not always
  * returned to the system). `HOSTILE_ITERATIONS` (default 3) sets how many renders each phase takes;
- * `HOSTILE_ONLY` measures only the inputs whose name contains it; `HOSTILE_PHASES=one` measures only
- * the first phase (one worker busy), half the time of a run on a loaded machine.
+ * `HOSTILE_ONLY` measures only the inputs whose name contains it.
  */
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { cpus, loadavg } from "node:os"
+import { cpus } from "node:os"
 import { fileURLToPath } from "node:url"
 import { Renderer, RenderingFailed } from "../src/render/renderer.ts"
 import { pathologicalInputs } from "../test/fixtures/pathological.ts"
@@ -19,7 +18,6 @@ import { median } from "./stats.ts"
 
 const iterations = Number(process.env.HOSTILE_ITERATIONS ?? 3)
 const only = process.env.HOSTILE_ONLY ?? ""
-const onlyOneBusy = process.env.HOSTILE_PHASES === "one"
 const TIMEOUT_MS = 30_000
 
 /** The process's resident memory, workers included (they are threads of it), as the kernel counts it. */
@@ -34,7 +32,7 @@ interface Phase {
 
 interface Measured {
   readonly one: Phase
-  readonly both: Phase | undefined
+  readonly both: Phase
 }
 
 const outcomeOf = async (rendering: Promise<unknown>): Promise<string> => {
@@ -73,7 +71,7 @@ if (inputFlag >= 0) {
   const input = pathologicalInputs[Number(process.argv[inputFlag + 1])]!
   const renderer = await Renderer.create({ workers: 2, timeoutMs: TIMEOUT_MS })
   const one = await measure(renderer, input.markdown, 1)
-  const both = onlyOneBusy ? undefined : await measure(renderer, input.markdown, 2)
+  const both = await measure(renderer, input.markdown, 2)
   await renderer.close()
   console.log(JSON.stringify({ one, both } satisfies Measured))
   process.exit(0)
@@ -107,18 +105,15 @@ const rows: Array<string> = []
 for (const [index, input] of pathologicalInputs.entries()) {
   if (!input.name.includes(only)) continue
   const { one, both } = await measureInChild(index)
-  const bothCells = both ? `${ended(both.outcomes)} | ${time(both.medianMs)} | ${mib(both.peakOverWarm)}` : "not measured | | "
-  const row = `| ${input.name} | ${input.markdown.length.toLocaleString("en")} | ${ended(one.outcomes)} | ${time(one.medianMs)} | ${mib(one.peakOverWarm)} | ${bothCells} |`
+  const row = `| ${input.name} | ${input.markdown.length.toLocaleString("en")} | ${ended(one.outcomes)} | ${time(one.medianMs)} | ${mib(one.peakOverWarm)} | ${ended(both.outcomes)} | ${time(both.medianMs)} | ${mib(both.peakOverWarm)} |`
   // Progress, row by row: a run of the whole corpus takes a while.
-  process.stderr.write(`${row} load ${loadavg()[0]!.toFixed(1)}\n`)
+  process.stderr.write(`${row}\n`)
   rows.push(row)
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU"
 console.log(
-  `Hostile input benchmark, ${new Date().toISOString()}, ${cpu}, ${cpus().length} cores, Node ${process.version}, 2 workers, deadline ${TIMEOUT_MS / 1000} s, ${iterations} renders per phase (rendering_failed shows its reason), load average at the end ${loadavg()
-    .map((load) => load.toFixed(1))
-    .join(" ")}\n`
+  `Hostile input benchmark, ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${cpus().length} cores, Node ${process.version}, 2 workers, deadline ${TIMEOUT_MS / 1000} s, ${iterations} renders per phase (rendering_failed shows its reason)\n`
 )
 console.log("| input | characters | one busy: ended as | median | peak RSS over warm | both busy: ended as | median | peak RSS over warm |")
 console.log("|---|--:|---|--:|--:|---|--:|--:|")

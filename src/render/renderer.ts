@@ -18,7 +18,6 @@ import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
 import { resolveOptions, RenderOptions } from "./common/options.ts"
 import { RenderOverrides } from "./common/overrides.ts"
-import { DOCUMENT_LIMIT_PREFIX } from "./markdown/document-limits.ts"
 import type { Channel, Provenance } from "./provenance.ts"
 import { assetSetSha256, completeProvenance, type PlannedProvenance, reuseKeyOf } from "./provenance-hashes.ts"
 import { type TemplateHashes, templateHashes } from "./template-hashes.ts"
@@ -364,8 +363,7 @@ const failureMessage = (failure: CompileFailure): string => {
     case "crashed":
       return "the renderer stopped while typesetting the document"
     case "rejected":
-      // Our own bound (document-limits.ts) names itself and quotes nothing of the document; Typst's diagnostics may.
-      return failure.details[0]?.startsWith(DOCUMENT_LIMIT_PREFIX) ? failure.details[0] : "the document could not be typeset"
+      return "the document could not be typeset"
     case "cancelled":
       return "the render was cancelled"
   }

@@ -5,7 +5,6 @@
  */
 import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine.ts"
 import type { EmbeddedImage } from "../markdown/images.ts"
-import { DocumentLimitExceeded } from "../markdown/document-limits.ts"
 import { parseMarkdown } from "../markdown/parse.ts"
 import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
 import { typstString } from "../math/typst-literal.ts"
@@ -37,8 +36,6 @@ const tooDeep = (error: unknown): never => {
   // The parser and the converter recurse per level of nesting; past what the stack holds the
   // document is refused like any other that cannot be typeset.
   if (error instanceof RangeError) throw new CompileFailure("rejected", ["the document is nested too deeply"])
-  // A shape the parser would take far longer or more memory on than its length (document-limits.ts).
-  if (error instanceof DocumentLimitExceeded) throw new CompileFailure("rejected", [error.message])
   throw error
 }
 

@@ -20,7 +20,7 @@ const isBlank = (code: number): boolean => Number.isNaN(code) || code === 0x20 |
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
 
 /** The end of the container marker at `at`, or -1: a list marker must be followed by a blank or the line's end. */
-export const markerEnd = (text: string, at: number): number => {
+const markerEnd = (text: string, at: number): number => {
   const code = text.charCodeAt(at)
   if (code === 0x3e) return at + 1 // >
   if (code === 0x2d || code === 0x2b || code === 0x2a) return isBlank(text.charCodeAt(at + 1)) ? at + 1 : -1 // - + *

@@ -10,7 +10,6 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../common/warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
-import { checkDocumentLimits } from "./document-limits.ts"
 import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
 import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
@@ -90,9 +89,7 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
   return frontMatter
 }
 
-/** Throws DocumentLimitExceeded for a document past one of document-limits.ts's bounds. */
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
-  checkDocumentLimits(markdown)
   const root = fromMarkdown(cutContainerMarkers(markdown), {
     extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
