@@ -6,12 +6,12 @@
  * issue 33 (sign-in, overview, keys) and of the web channel (documents, the editor with a preview,
  * a document's history, webhooks and their deliveries, templates).
  */
-import { chromium, type Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { packageRoot } from "../src/render/fonts/manifest.ts"
 import { convert, createAccount } from "../test/helpers/api.ts"
-import { CHROMIUM, DESKTOP, invite, PHONE } from "../test/helpers/browser.ts"
+import { DESKTOP, invite, PHONE, startChromium } from "../test/helpers/browser.ts"
 import { startServer } from "../test/helpers/server.ts"
 
 const out = join(packageRoot, "docs", "screenshots")
@@ -20,17 +20,7 @@ const SAMPLE =
 mkdirSync(out, { recursive: true })
 
 const server = await startServer(undefined, {})
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run"
-  ]
-})
+const browser = await startChromium()
 try {
   const { accountId, key } = await createAccount(server, { name: "Acme Publishing" })
   for (const title of ["Quarterly report", "Invoice 2026-118"]) await convert(server, key, { markdown: `# ${title}\n\nBody.` })

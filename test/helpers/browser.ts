@@ -12,8 +12,9 @@ import type { TestContext } from "./tap.ts"
 
 export const CHROMIUM = process.env.PRESSROOM_TEST_CHROMIUM ?? "/usr/bin/chromium"
 
-export const launchBrowser = async (t: TestContext): Promise<Browser> => {
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, kept off the network this machine does not have (no background connections). */
+export const startChromium = (): Promise<Browser> =>
+  chromium.launch({
     executablePath: CHROMIUM,
     args: [
       "--no-sandbox",
@@ -24,6 +25,9 @@ export const launchBrowser = async (t: TestContext): Promise<Browser> => {
       "--no-first-run"
     ]
   })
+
+export const launchBrowser = async (t: TestContext): Promise<Browser> => {
+  const browser = await startChromium()
   t.teardown(() => browser.close())
   return browser
 }
