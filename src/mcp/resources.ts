@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { galleryDir } from "../dashboard/gallery.ts"
 import { catalog, findTemplate } from "../render/catalog.ts"
 import { templatesRoot } from "../render/engine/bundle.ts"
-import { packageRoot } from "../render/fonts/manifest.ts"
 import { MARKDOWN_GUIDE } from "./markdown-guide.ts"
 
 export const GUIDE_URI = "pressroom://guides/markdown"
@@ -50,7 +50,7 @@ export const readResource = (uri: string): Contents | undefined => {
     "",
     headingComment(template.id)
   ].join("\n")
-  const gallery = join(packageRoot, "docs", "gallery", `${template.id}.png`)
+  const gallery = join(galleryDir, `${template.id}.png`)
   return [
     { uri, mimeType: "text/markdown", text },
     ...(existsSync(gallery) ? [{ uri: `${uri}/gallery.png`, mimeType: "image/png", blob: readFileSync(gallery).toString("base64") }] : [])

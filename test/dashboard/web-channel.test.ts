@@ -73,7 +73,7 @@ t.test("the web channel in the browser", async (t) => {
       t.equal((await usageOf(server, account.accountId)).used, 0, "a preview uses no unit")
       const warned = page.locator(".source-lines > li", { hasText: "Line 5" })
       t.equal(await warned.locator(".line-text").textContent(), "A <u>late</u> edition.", "the warning is beside the line it names")
-      t.match(await warned.locator(".line-warnings").textContent(), /raw HTML is not rendered/)
+      t.match(await warned.locator(".line-warnings").textContent(), /the HTML element <u> is not rendered/)
       await checkAccessibility(t, page, "the editor with a preview")
       documentPath = new URL(page.url()).pathname.replace(/\/edit$/, "")
 
