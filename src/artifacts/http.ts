@@ -32,9 +32,7 @@ const linkHeaders = (artifact: Artifact) => ({ ...pdfHeaders(artifact), "referre
 export const ArtifactsHandlers = HttpApiBuilder.group(PressroomApi, "artifacts", (handlers) =>
   Effect.gen(function* () {
     const admission = yield* Admission
-    const _artifacts = yield* ArtifactRepository
     const storage = yield* ArtifactStore
-    const _links = yield* ArtifactLinks
 
     const context = yield* Effect.context<ArtifactRepository | ArtifactLinks>()
 
