@@ -15,8 +15,13 @@ import { JobStore } from "../jobs/job-store.ts"
 import { UnkeyedEdgesLive } from "../platform.ts"
 import { auditUsage, UsageError } from "./usage.ts"
 
-/** One document is rendered: one compiler worker, whatever the server's setting. */
-const oneWorker = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"]])).pipe(
+/** One document is rendered: one compiler worker, whatever the server's setting, and no warm-up page. */
+const oneWorker = ConfigProvider.fromMap(
+  new Map([
+    ["PRESSROOM_RENDER_WORKERS", "1"],
+    ["PRESSROOM_RENDER_WARM_UP", "false"]
+  ])
+).pipe(
   ConfigProvider.orElse(() => ConfigProvider.fromEnv())
 )
 

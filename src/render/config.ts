@@ -29,5 +29,8 @@ export const rendererConfig: Config.Config<RendererConfig> = Config.all({
   compilerMemoryMiB: Config.integer("PRESSROOM_RENDER_COMPILER_MEMORY_MB").pipe(
     Config.withDefault(DEFAULT_COMPILER_MEMORY_MIB),
     Config.validate({ message: "PRESSROOM_RENDER_COMPILER_MEMORY_MB must be at least 128", validation: (n) => n >= 128 })
-  )
+  ),
+  // Not in the contract: a process that renders rarely (a test's server, a one-off command)
+  // skips the warm-up page, about a CPU-second of its start.
+  warmUp: Config.boolean("PRESSROOM_RENDER_WARM_UP").pipe(Config.withDefault(true))
 })

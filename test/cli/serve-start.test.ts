@@ -64,7 +64,8 @@ for (const [name, value, message] of [
   ["PRESSROOM_SYNC_THRESHOLD_MS", "-5", "PRESSROOM_SYNC_THRESHOLD_MS must be from 0 to 60000"],
   ["PORT", "eighty", 'PORT: Expected an integer value but received "eighty"'],
   ["PRESSROOM_RATE_LIMIT_READ_PER_MINUTE", "0", "PRESSROOM_RATE_LIMIT_READ_PER_MINUTE must be a positive integer"],
-  ["PRESSROOM_RENDER_ENGINE", "gpu", "PRESSROOM_RENDER_ENGINE"]
+  ["PRESSROOM_RENDER_ENGINE", "gpu", "PRESSROOM_RENDER_ENGINE"],
+  ["PRESSROOM_RENDER_WARM_UP", "maybe", "PRESSROOM_RENDER_WARM_UP"]
 ] as const) {
   t.test(`${name}=${value} is refused in one line on stderr, before anything starts`, async (t) => {
     const refused = await refuse({ [name]: value })
@@ -95,7 +96,8 @@ t.test("the start log names the URL, /docs, the admin API, the database and the 
       url.password = "start-log-secret"
       env.DATABASE_URL = url.toString()
     }
-    const server = await startServer(t, { ...env, PRESSROOM_RENDER_ENGINE: "wasm", PRESSROOM_RENDER_WORKERS: "1" })
+    // With the warm-up page, as npm start runs (the suite's other servers skip it).
+    const server = await startServer(t, { ...env, PRESSROOM_RENDER_ENGINE: "wasm", PRESSROOM_RENDER_WORKERS: "1", PRESSROOM_RENDER_WARM_UP: "true" })
     const log = await outputWith(server, "Renderer:")
     t.match(log, `Listening on ${server.url}`)
     t.match(log, `API reference: ${server.url}/docs`)

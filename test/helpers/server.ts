@@ -56,6 +56,9 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
+      // A test's server renders a few documents: the warm-up page would be most of its renders
+      // (test/cli/serve-start.test.ts starts one with it).
+      PRESSROOM_RENDER_WARM_UP: "false",
       // As npm start and the serve task run it.
       MALLOC_MMAP_THRESHOLD_: "131072",
       // PostgreSQL requires a server key; an embedded server makes its own in its data folder.
