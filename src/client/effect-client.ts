@@ -52,7 +52,13 @@ type KeyOptional<R> = R extends { readonly headers: infer H }
 
 /** The parts of a request that every property of may be left out, or that may be null: the client fills them in (`emptyParts`). */
 type Leavable<R> = {
-  [K in keyof R]: K extends "headers" | "payload" | "urlParams" ? (Record<never, never> extends R[K] ? K : null extends R[K] ? K : never) : never
+  [K in keyof R]: K extends "headers" | "payload" | "urlParams"
+    ? Record<never, never> extends R[K]
+      ? K
+      : null extends R[K]
+        ? K
+        : never
+    : never
 }[keyof R]
 
 /** A request with its leavable parts optional, as the caller writes it. */
