@@ -1,11 +1,12 @@
 /** The documents the render benchmark measures. */
+import type { TemplateId } from "../src/render/catalog.ts"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { packageRoot } from "../src/render/fonts/manifest.ts"
 
 export interface BenchDocument {
   readonly name: string
-  readonly templateId: string
+  readonly templateId: TemplateId
   readonly markdown: string
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type FontEntry, fontFilePath, manifestPath, packageRoot } from "../src/render/fonts/manifest.ts"
+import { type FontEntry, installedFontPath, manifestPath, packageRoot } from "../src/render/fonts/manifest.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 
 interface Sources {
@@ -14,7 +14,7 @@ interface Sources {
 const sources = JSON.parse(readFileSync(join(packageRoot, "fonts", "sources.json"), "utf8")) as Sources
 const fonts: Array<FontEntry> = []
 for (const source of sources.families) {
-  const pkg = JSON.parse(readFileSync(fontFilePath({ package: source.package, file: "package.json" }), "utf8")) as {
+  const pkg = JSON.parse(readFileSync(installedFontPath({ package: source.package, file: "package.json" }), "utf8")) as {
     version: string
   }
   for (const name of source.files) {
@@ -29,7 +29,7 @@ for (const source of sources.families) {
       package: source.package,
       version: pkg.version,
       file,
-      sha256: sha256Hex(readFileSync(fontFilePath({ package: source.package, file })))
+      sha256: sha256Hex(readFileSync(installedFontPath({ package: source.package, file })))
     })
   }
 }

@@ -5,13 +5,15 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import * as mupdf from "mupdf"
-import { Renderer } from "../src/render/renderer.ts"
+import { Renderer, uncheckedRequest } from "../src/render/renderer.ts"
 
 const [file, templateId, locale = "en", outPrefix = `/tmp/preview-${templateId}`, optionsJson = "{}"] = process.argv.slice(2)
 if (!file || !templateId) throw new Error("usage: preview.ts <file.md> <templateId> [locale] [outPrefix] [optionsJson]")
 const renderer = await Renderer.create({ workers: 1, timeoutMs: 60_000 })
 try {
-  const result = await renderer.render({ markdown: readFileSync(file, "utf8"), templateId, locale, options: JSON.parse(optionsJson) })
+  const result = await renderer.render(
+    uncheckedRequest({ markdown: readFileSync(file, "utf8"), templateId, locale, options: JSON.parse(optionsJson) })
+  )
   writeFileSync(`${outPrefix}.pdf`, result.pdf)
   const doc = mupdf.Document.openDocument(result.pdf, "application/pdf")
   for (let i = 0; i < Math.min(doc.countPages(), 3); i++) {

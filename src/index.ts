@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { rendererConfig } from "./render/config.ts"
 import { type RenderRequest, type RenderResult, Renderer } from "./render/renderer.ts"
 
-export { CATALOG_VERSION, TEMPLATE_IDS, V1_TEMPLATE_IDS } from "./render/catalog.ts"
+export { CATALOG_VERSION, TEMPLATE_IDS, type TemplateId, V1_TEMPLATE_IDS, type V1TemplateId } from "./render/catalog.ts"
 export { CREATIVE_ACCENTS, RenderOptions } from "./render/common/options.ts"
 export { LOCALES, type Locale } from "./render/locales.ts"
 export type { Provenance, Channel } from "./render/provenance.ts"

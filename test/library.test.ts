@@ -24,7 +24,7 @@ t.test("the Effect layer renders and reports typed errors", async (t) => {
   const program = Effect.gen(function* () {
     const renderer = yield* RenderService
     const ok = yield* renderer.render({ markdown: "# From Effect", templateId: "creative", options: { creativeAccent: "emerald" } })
-    const refused = yield* Effect.exit(renderer.render({ markdown: "x", templateId: "resume-nonexistent" }))
+    const refused = yield* Effect.exit(renderer.render({ markdown: "x", templateId: "resume-nonexistent" as "resume" }))
     return { ok, refused }
   })
   const { ok, refused } = await Effect.runPromise(Effect.scoped(program.pipe(Effect.provide(RenderService.Default))))

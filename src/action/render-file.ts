@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { InvalidRenderRequest, type Renderer, RenderingFailed, type RenderResult } from "../render/renderer.ts"
+import { InvalidRenderRequest, type Renderer, RenderingFailed, type RenderResult, uncheckedRequest } from "../render/renderer.ts"
 import { writeRenderFiles } from "../render/render-files.ts"
 import type { RenderWarning } from "../render/common/warnings.ts"
 import type { ActionInputs } from "./inputs.ts"
@@ -56,14 +56,14 @@ export const renderFile = async ({ renderer, inputs, workspace }: RenderFileCont
     throw error
   }
   const templateId = block?.template ?? inputs.template
-  const request = {
+  const request = uncheckedRequest({
     markdown,
     templateId,
     locale: block?.locale ?? inputs.locale,
     // Option by option: a file's block sets some, the workflow's input the rest.
     options: { ...inputs.options, ...block?.options },
-    channel: "github_action" as const
-  }
+    channel: "github_action"
+  })
   let result: RenderResult
   try {
     result = await renderer.render(request)

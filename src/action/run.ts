@@ -7,7 +7,7 @@
 import * as core from "@actions/core"
 import { Effect } from "effect"
 import { rendererConfig } from "../render/config.ts"
-import { InvalidRenderRequest, Renderer } from "../render/renderer.ts"
+import { InvalidRenderRequest, Renderer, uncheckedRequest } from "../render/renderer.ts"
 import { type ActionInputs, InvalidInput, readInputs } from "./inputs.ts"
 import { type FileOutcome, outputStem, renderFile } from "./render-file.ts"
 import { annotate, setPdfsOutput, writeSummary } from "./report.ts"
@@ -16,7 +16,7 @@ import { insideWorkspace, type MatchedFile, matchFiles } from "./workspace.ts"
 /** The inputs' template, locale and options, checked once: a refusal here is the workflow's, not a file's. */
 const checkInputs = (renderer: Renderer, inputs: ActionInputs): void => {
   try {
-    renderer.plan({ markdown: "", templateId: inputs.template, locale: inputs.locale, options: inputs.options })
+    renderer.plan(uncheckedRequest({ markdown: "", templateId: inputs.template, locale: inputs.locale, options: inputs.options }))
   } catch (error) {
     if (error instanceof InvalidRenderRequest) throw new InvalidInput(`input ${error.message}`)
     throw error

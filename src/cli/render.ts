@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { rendererConfig } from "../render/config.ts"
 import { optionFromText } from "../render/common/options.ts"
-import { InvalidRenderRequest, Renderer, RenderingFailed } from "../render/renderer.ts"
+import { InvalidRenderRequest, Renderer, RenderingFailed, uncheckedRequest } from "../render/renderer.ts"
 import { writeRenderFiles } from "../render/render-files.ts"
 import { readSettings } from "../shared/read-settings.ts"
 import { renderUsage, UsageError } from "./usage.ts"
@@ -51,7 +51,9 @@ export const runRender = async (argv: ReadonlyArray<string>): Promise<void> => {
   // A one-shot command needs one compiler, not one per core, and no warm-up for later renders.
   const renderer = await Renderer.create({ ...config, workers: 1, warmUp: false })
   try {
-    const result = await renderer.render({ markdown, templateId: values.template, locale: values.locale, options, channel: "cli" })
+    const result = await renderer.render(
+      uncheckedRequest({ markdown, templateId: values.template, locale: values.locale, options, channel: "cli" })
+    )
     writeRenderFiles(result, values.output, values.provenance)
     for (const warning of result.warnings) {
       process.stderr.write(`warning: ${warning.code}${warning.line ? ` (line ${warning.line})` : ""}: ${warning.message}\n`)

@@ -46,15 +46,23 @@ type ApiGroups = typeof PressroomApi extends { readonly groups: Readonly<Record<
 /** A request whose Idempotency-Key the client fills in when the caller leaves it out. */
 type KeyOptional<R> = R extends { readonly headers: infer H }
   ? "idempotency-key" extends keyof H
-    ? Simplify<
-        Omit<R, "headers" | "withResponse"> & {
-          readonly headers?: Simplify<Omit<H, "idempotency-key"> & { readonly "idempotency-key"?: string }>
-        }
-      >
-    : Simplify<Omit<R, "withResponse">>
-  : R extends object
-    ? Simplify<Omit<R, "withResponse">>
+    ? Simplify<Omit<R, "headers"> & { readonly headers: Simplify<Omit<H, "idempotency-key"> & { readonly "idempotency-key"?: string }> }>
     : R
+  : R
+
+/** The parts of a request that every property of may be left out, or that may be null: the client fills them in (`emptyParts`). */
+type Leavable<R> = {
+  [K in keyof R]: K extends "headers" | "payload" | "urlParams"
+    ? Record<never, never> extends R[K]
+      ? K
+      : null extends R[K]
+        ? K
+        : never
+    : never
+}[keyof R]
+
+/** A request with its leavable parts optional, as the caller writes it. */
+type CallerRequest<R> = R extends object ? Simplify<Omit<R, Leavable<R> | "withResponse"> & { readonly [K in Leavable<R>]?: R[K] }> : R
 
 /** One endpoint as a method: its request, its success, and the errors it can really fail with. */
 export type Method<Endpoint> =
@@ -71,7 +79,7 @@ export type Method<Endpoint> =
     infer _RE
   >
     ? (
-        request: KeyOptional<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>
+        request: CallerRequest<KeyOptional<HttpApiEndpoint.HttpApiEndpoint.ClientRequest<Path, UrlParams, Payload, Headers, false>>>
       ) => Effect.Effect<Success, Exclude<Error, ServerError> | PublishedError | ClientFailure>
     : never
 
@@ -124,6 +132,28 @@ const takesIdempotencyKey = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithPr
     SchemaAST.getPropertySignatures(schema.ast).some((property) => property.name === "idempotency-key")
   )
 
+/**
+ * What the client sends for a part of the request the caller left out: `{}` when the endpoint's
+ * schema takes it (every header optional, no body or `{}`), else null when it takes that.
+ */
+const emptyParts = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps): Record<string, unknown> => {
+  const parts: Record<string, unknown> = {}
+  const schemas = { headers: endpoint.headersSchema, payload: endpoint.payloadSchema, urlParams: endpoint.urlParamsSchema }
+  for (const [part, schema] of Object.entries(schemas)) {
+    if (Option.isNone(schema)) continue
+    const empty = [{}, null].find((value) => Schema.is(schema.value as Schema.Schema<unknown>)(value))
+    if (empty !== undefined) parts[part] = empty
+  }
+  return parts
+}
+
+/** The request with what its caller left out filled in (`emptyParts`). */
+const filled = (request: unknown, empty: Record<string, unknown>): unknown => {
+  const given = (request ?? {}) as Record<string, unknown>
+  const missing = Object.entries(empty).filter(([part]) => given[part] === undefined)
+  return missing.length === 0 ? request : { ...given, ...Object.fromEntries(missing) }
+}
+
 type AnyMethod = (request: unknown) => Effect.Effect<unknown, unknown>
 
 /** The client, on the `HttpClient` in context (FetchHttpClient in a browser, Deno or Node 20). */
@@ -159,9 +189,11 @@ export const makeEffectClient = (options: ClientOptions): Effect.Effect<EffectCl
       for (const endpoint of Object.values(group.endpoints)) {
         const call = (raw as unknown as Record<string, Record<string, AnyMethod>>)[group.identifier]![endpoint.name]!
         const keyed = takesIdempotencyKey(endpoint)
+        const empty = emptyParts(endpoint)
         const resendable = keyed || endpoint.method === "GET" || endpoint.method === "HEAD"
         methods[endpoint.name] = (request) => {
-          const sent = keyed ? withIdempotencyKey(request) : request
+          const complete = filled(request, empty)
+          const sent = keyed ? withIdempotencyKey(complete) : complete
           const oneTry = Effect.suspend(() => {
             const attempt: Try = { sent: false, headers: Headers.empty }
             return call(sent).pipe(

@@ -2,13 +2,13 @@
  * What the renderer is asked for a job: its spec, its channel and its request hash. One function,
  * so that the supervisor's render and `pressroom audit`'s re-render cannot drift apart.
  */
-import type { RenderRequest } from "../render/renderer.ts"
+import { type RenderRequest, uncheckedRequest } from "../render/renderer.ts"
 import type { Job } from "./job.ts"
 
 /** The render of `job`; `markdown` replaces the job's own when its source is elsewhere (a revision). */
 export const renderRequestOf = (job: Job, markdown: string = job.renderSpec.markdown): RenderRequest => {
   const spec = job.renderSpec
-  return {
+  return uncheckedRequest({
     markdown,
     templateId: spec.templateId,
     locale: spec.locale,
@@ -16,5 +16,5 @@ export const renderRequestOf = (job: Job, markdown: string = job.renderSpec.mark
     ...(spec.overrides ? { overrides: spec.overrides } : {}),
     channel: job.channel,
     requestSha256: job.requestSha256
-  }
+  })
 }

@@ -5,9 +5,12 @@
  */
 import catalogJson from "../../typst-templates/catalog.json" with { type: "json" }
 import type { RenderOptions } from "./common/options.ts"
+import type { TemplateId } from "./template-id.ts"
+
+export type { TemplateId }
 
 export interface CatalogEntry {
-  readonly id: string
+  readonly id: TemplateId
   readonly family: string
   readonly title: string
   readonly description: string
@@ -23,10 +26,19 @@ export interface Catalog {
 export const catalog: Catalog = catalogJson as Catalog
 
 export const CATALOG_VERSION = catalog.catalogVersion
-export const TEMPLATE_IDS: ReadonlyArray<string> = catalog.templates.map((t) => t.id)
+export const TEMPLATE_IDS: ReadonlyArray<TemplateId> = catalog.templates.map((t) => t.id)
 
 /** The templates of the v1 API (specification section 4, v1). */
-export const V1_TEMPLATE_IDS = ["clean", "executive", "resume", "coverletter", "academic", "legal", "creative"] as const
+export const V1_TEMPLATE_IDS = [
+  "clean",
+  "executive",
+  "resume",
+  "coverletter",
+  "academic",
+  "legal",
+  "creative"
+] as const satisfies ReadonlyArray<TemplateId>
+export type V1TemplateId = (typeof V1_TEMPLATE_IDS)[number]
 
 export const findTemplate = (id: string): CatalogEntry | undefined => catalog.templates.find((t) => t.id === id)
 

@@ -1,10 +1,13 @@
 /** Renderer settings from the environment (contract section 1). */
 import { Config } from "effect"
 import { availableParallelism } from "node:os"
-import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB, DEFAULT_WORKER_MEMORY_MIB } from "./engine/pool.ts"
+import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DEFAULT_WORKER_HEAP_MIB, DEFAULT_WORKER_MEMORY_MIB } from "./engine/pool.ts"
 import type { RendererConfig } from "./renderer.ts"
 
-export const rendererConfig: Config.Config<RendererConfig> = Config.all({
+/** The renderer's settings: every field of RendererConfig but warmUp, each with its value or default. */
+export type RendererSettings = Required<Omit<RendererConfig, "warmUp">>
+
+export const rendererConfig: Config.Config<RendererSettings> = Config.all({
   // Not in the contract: which Typst compiler typesets (RenderEngine); both give the same bytes.
   engine: Config.literal("wasm", "native")("PRESSROOM_RENDER_ENGINE").pipe(Config.withDefault("wasm" as const)),
   workers: Config.integer("PRESSROOM_RENDER_WORKERS").pipe(
@@ -12,7 +15,7 @@ export const rendererConfig: Config.Config<RendererConfig> = Config.all({
     Config.validate({ message: "PRESSROOM_RENDER_WORKERS must be at least 1", validation: (n) => n >= 1 })
   ),
   timeoutMs: Config.integer("PRESSROOM_RENDER_TIMEOUT_MS").pipe(
-    Config.withDefault(30_000),
+    Config.withDefault(DEFAULT_TIMEOUT_MS),
     Config.validate({ message: "PRESSROOM_RENDER_TIMEOUT_MS must be at least 100", validation: (n) => n >= 100 })
   ),
   // Not in the contract: how much compiler memory a worker may gather before it is replaced.

@@ -5,12 +5,13 @@
 import { Either, ParseResult, Schema } from "effect"
 import { jcsSha256, sha256Hex } from "../shared/hash.ts"
 import { asCommonMark, excerpt } from "../shared/text.ts"
+import { availableParallelism } from "node:os"
 import packageJson from "../../package.json" with { type: "json" }
-import { catalog, findTemplate, templatePath } from "./catalog.ts"
+import { catalog, findTemplate, type TemplateId, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { NativeEnginePool } from "./engine/native-pool.ts"
-import { DEFAULT_WORKER_MEMORY_MIB, type EnginePool } from "./engine/pool.ts"
+import { DEFAULT_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MIB, type EnginePool } from "./engine/pool.ts"
 import { WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
 import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
@@ -25,10 +26,14 @@ import { MAX_WARNINGS, type RenderWarning } from "./common/warnings.ts"
 
 export const rendererVersion = `pressroom ${packageJson.version}`
 
+/**
+ * `templateId` and `locale` are typed as the catalog's and the locales' unions, so a typo fails to
+ * compile; the renderer checks them all the same (InvalidRenderRequest), since a caller may cast.
+ */
 export interface RenderRequest {
   readonly markdown: string
-  readonly templateId: string
-  readonly locale?: string
+  readonly templateId: TemplateId
+  readonly locale?: Locale
   /** Unvalidated options: checked against the specification's option schema. */
   readonly options?: unknown
   /**
@@ -48,6 +53,14 @@ export interface RenderCallOptions {
    */
   readonly signal?: AbortSignal
 }
+
+/**
+ * A request from text nobody has checked yet (a command's arguments, a job's stored spec), which
+ * the renderer checks: an unknown template or locale is its InvalidRenderRequest.
+ */
+export const uncheckedRequest = (
+  request: Omit<RenderRequest, "templateId" | "locale"> & { readonly templateId: string; readonly locale?: string | undefined }
+): RenderRequest => request as RenderRequest
 
 /** A render as known before typesetting (`Renderer.plan`). */
 export interface RenderPlan {
@@ -93,11 +106,14 @@ export class RenderingFailed extends Schema.TaggedError<RenderingFailed>()("Rend
  */
 export type RenderEngine = "wasm" | "native"
 
+/** Every field may be left out; `render()` takes them from the environment (src/render/config.ts) instead. */
 export interface RendererConfig {
   /** Default `wasm`. */
   readonly engine?: RenderEngine
-  readonly workers: number
-  readonly timeoutMs: number
+  /** How many documents typeset at once, one worker each (default: the machine's available parallelism). */
+  readonly workers?: number
+  /** How long one render may take before it fails with `timeout`, in milliseconds (default 30,000). */
+  readonly timeoutMs?: number
   /**
    * A worker whose compiler memory (WebAssembly memory; what typesetting added to a native worker's resident memory) has
    * grown past this many MiB is replaced after its render (default 256).
@@ -167,13 +183,13 @@ export class Renderer {
    * Verifies the font set (throws naming a missing or altered file), starts the pool and waits for
    * it. Asking for the native engine where its binary cannot run throws NativeEngineUnavailable.
    */
-  static async create(config: RendererConfig): Promise<Renderer> {
+  static async create(config: RendererConfig = {}): Promise<Renderer> {
     const manifest = readManifest()
     const fonts = verifyFonts(manifest)
     const bundle = readCompleteBundle()
     const common = {
-      size: config.workers,
-      timeoutMs: config.timeoutMs,
+      size: config.workers ?? availableParallelism(),
+      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       fonts,
       recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
       ...(config.workerHeapMiB ? { heapMiB: config.workerHeapMiB } : {}),

@@ -25,9 +25,16 @@ export const EmptyObject = Schema.Struct({})
   )
   .annotations({ identifier: "EmptyObject", jsonSchema: { type: "object", maxProperties: 0 } })
 
-/** A string whose allowed values the document lists; any string passes the request schema. */
-export const oneOf = (values: ReadonlyArray<string>, description?: string) =>
-  Schema.String.annotations({ ...(description ? { description } : {}), jsonSchema: { type: "string", enum: values } })
+/**
+ * A string whose allowed values the document lists; any string passes the request schema. Its type
+ * is their union all the same, so the typed client completes them and refuses a typo at compile
+ * time, while a value cast past that still reaches the server, which answers 422.
+ */
+export const oneOf = <const Value extends string>(values: ReadonlyArray<Value>, description?: string): Schema.Schema<Value, string> =>
+  Schema.String.annotations({
+    ...(description ? { description } : {}),
+    jsonSchema: { type: "string", enum: values }
+  }) as unknown as Schema.Schema<Value, string>
 
 /**
  * A request's version of a domain value: a boolean stays a boolean (a string there is malformed,

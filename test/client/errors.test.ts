@@ -24,6 +24,9 @@ import { startRecordingProxy } from "../helpers/recording-proxy.ts"
 import { startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
+/** Outside the catalog: the client's types refuse it, so it is cast, and the client still sends it for the server to refuse (422). */
+const NOT_IN_CATALOG = "no-such-template" as "clean"
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** What `call` rejected with; fails the test when it resolved. */
@@ -95,7 +98,7 @@ t.test("typed errors, not retried", async (t) => {
     const { error, sent } = await attempt(() =>
       client.documents.createRevision({
         path: { documentId: created.document.id },
-        payload: { markdown: "# Again", parentRevisionId: null, spec: { locale: "en", templateId: "no-such-template" } }
+        payload: { markdown: "# Again", parentRevisionId: null, spec: { locale: "en", templateId: NOT_IN_CATALOG } }
       })
     )
     t.ok(error instanceof InvalidRequestError, "an InvalidRequestError")

@@ -5,7 +5,7 @@
  * through a link, and manages a webhook subscription. The contract tests stay on raw HTTP.
  */
 import t from "tap"
-import { PressroomClient } from "../../src/client/index.ts"
+import { InvalidStateTransitionError, PressroomClient } from "../../src/client/index.ts"
 import { until } from "../helpers/lifecycle.ts"
 import { ADMIN_TOKEN, startServer } from "../helpers/server.ts"
 
@@ -39,7 +39,8 @@ t.test("a document's lifecycle through the Promise client", async (t) => {
   t.equal(job.status, "succeeded", "the publication succeeded")
   if (!artifact) throw new Error("a succeeded publication has an artifact")
 
-  const pdf = await client.artifacts.download({ path: { artifactId: artifact.id }, headers: {} })
+  // No headers (If-None-Match is optional) and, below, no urlParams or payload where every part is optional.
+  const pdf = await client.artifacts.download({ path: { artifactId: artifact.id } })
   if (!(pdf instanceof Uint8Array)) throw new Error("the download answered without a body")
   t.ok(startsWithPdf(pdf), "the download is a PDF")
   const link = await client.artifacts.createLink({ path: { artifactId: artifact.id } })
@@ -47,7 +48,7 @@ t.test("a document's lifecycle through the Promise client", async (t) => {
   const anonymous = new PressroomClient({ baseUrl: server.url })
   t.same(await anonymous.artifactLinks.download({ path: { token } }), pdf, "the link gives the same bytes without a key")
 
-  const { documents } = await client.documents.list({ urlParams: {} })
+  const { documents } = await client.documents.list({})
   t.same(
     documents.map((document) => document.id),
     [created.document.id],
@@ -58,11 +59,17 @@ t.test("a document's lifecycle through the Promise client", async (t) => {
     payload: { endpoint: "https://hooks.example.com/pressroom", eventTypes: ["job.succeeded"] }
   })
   t.equal(subscription.status, "active")
-  const history = await client.webhooks.listDeliveries({ path: { webhookId: subscription.id }, urlParams: {} })
+  const history = await client.webhooks.listDeliveries({ path: { webhookId: subscription.id } })
   t.same(history.deliveries, [], "a new subscription has delivered nothing")
-  const disabled = await client.webhooks.disable({ path: { webhookId: subscription.id }, payload: null })
+  const disabled = await client.webhooks.disable({ path: { webhookId: subscription.id } })
   t.equal(disabled.subscription.status, "disabled")
 
   const usage = await operator.admin.getAccount({ path: { accountId: account.id } })
   t.equal(usage.usage.used, 1, "the publication used one unit")
+
+  // Without a payload (cancel takes none, or {}): the server answers, refusing the cancel of an ended job.
+  await client.jobs.cancel({ path: { jobId: publication.job.id } }).then(
+    () => t.fail("a succeeded job cannot be cancelled"),
+    (error: unknown) => t.type(error, InvalidStateTransitionError, "cancel of an ended job, without a payload: 409 from the server")
+  )
 })

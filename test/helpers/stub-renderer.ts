@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Deferred, Effect, FiberId, Layer, Ref } from "effect"
-import { type RenderPlan, type RenderRequest, type RenderResult, RenderingFailed } from "../../src/render/renderer.ts"
+import { type RenderPlan, type RenderRequest, type RenderResult, RenderingFailed, uncheckedRequest } from "../../src/render/renderer.ts"
 import { RenderService } from "../../src/render/service.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { makeProvenance } from "../../src/render/provenance-hashes.ts"
@@ -99,12 +99,14 @@ export const stubRenderer = Effect.gen(function* () {
   }
   // What a plan of `plan` renders: the request as far as the stub reads it.
   const renderPlanned = (planned: RenderPlan) =>
-    render({
-      markdown: planned.typeset.markdown,
-      templateId: planned.typeset.templateId,
-      requestSha256: planned.provenance.requestSha256,
-      channel: planned.provenance.channel
-    })
+    render(
+      uncheckedRequest({
+        markdown: planned.typeset.markdown,
+        templateId: planned.typeset.templateId,
+        requestSha256: planned.provenance.requestSha256,
+        channel: planned.provenance.channel
+      })
+    )
   const service = RenderService.make({
     render,
     plan,

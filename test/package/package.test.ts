@@ -5,10 +5,10 @@
  * `pressroom/client`, driving a running server through a document's publication.
  */
 import t from "tap"
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Locale } from "../../src/render/locales.ts"
-import { packageRoot } from "../../src/render/fonts/manifest.ts"
+import { fontSetSha256, packageRoot, readManifest } from "../../src/render/fonts/manifest.ts"
 import { createAccount } from "../helpers/api.ts"
 import { installPackage, runIn } from "../helpers/installed-package.ts"
 import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
@@ -31,23 +31,26 @@ const DOCUMENTS = {
   devanagari: { markdown: "# नमस्ते दुनिया\n\nयह पुस्तकालय से हिन्दी दस्तावेज़ है।", templateId: "clean", locale: "hi" }
 } as const satisfies Record<string, { markdown: string; templateId: string; locale: Locale }>
 
-/** An application rendering DOCUMENTS with `render` imported from `specifier`, printing each PDF's SHA-256. */
+/** An application rendering DOCUMENTS with `render` imported from `specifier`, printing each PDF's SHA-256 and the font set's. */
 const renderingApp = (specifier: string) => `import { writeFileSync } from "node:fs"
 import { render } from ${JSON.stringify(specifier)}
 const documents = ${JSON.stringify(DOCUMENTS)}
 const hashes = {}
+const fontSets = new Set()
 for (const [name, request] of Object.entries(documents)) {
-  const { pdf, sha256 } = await render(request)
+  const { pdf, sha256, provenance } = await render(request)
   writeFileSync(\`\${name}.pdf\`, pdf)
   hashes[name] = sha256
+  fontSets.add(provenance.fontSetSha256)
 }
-console.log(JSON.stringify(hashes))
+console.log(JSON.stringify({ pdfs: hashes, fontSetSha256: [...fontSets] }))
 `
 
-/** What tsc says of bad.ts: the renderer's wrong templateId, and the client's wrong taskId. */
+/** What tsc says of bad.ts: a template id and a locale outside the catalog, for the renderer and for the client. */
 const EXPECTED_TYPE_ERRORS = [
-  "bad.ts(3,37): error TS2322: Type 'number' is not assignable to type 'string'.",
-  "bad.ts(4,95): error TS2322: Type 'number' is not assignable to type 'string'."
+  `bad.ts(3,37): error TS2820: Type '"clen"' is not assignable to type 'TemplateId'. Did you mean '"clean"'?`,
+  `bad.ts(4,58): error TS2322: Type '"pt"' is not assignable to type '"en" | "es" | "fr" | "de" | "ja" | "zh-CN" | "ko" | "pt-BR" | "ar" | "ru" | "hi" | "it" | undefined'.`,
+  `bad.ts(6,123): error TS2820: Type '"clen"' is not assignable to type 'TemplateId'. Did you mean '"clean"'?`
 ]
 
 const lastLine = (stdout: string) => stdout.trim().split("\n").pop() ?? ""
@@ -78,17 +81,37 @@ t.test("the tarball holds what the package needs at run time, and no sources", a
     [],
     "no sources, tests or documentation folders"
   )
+  const { fonts } = readManifest()
+  const packages = [...new Set(fonts.map((font) => font.package))]
+  const expected = [
+    ...fonts.map((font) => `fonts/files/${font.package}/${font.file}`),
+    ...packages.flatMap((name) => [`fonts/files/${name}/LICENSE_FONT`, `fonts/files/${name}/LICENSE`])
+  ]
+  t.same(
+    paths.filter((path) => path.startsWith("fonts/files/")).sort(),
+    expected.sort(),
+    "the manifest's font files and their licences, no more"
+  )
+})
+
+t.test("the install carries no font package: the package's own copy of the manifest's files is all it has", async (t) => {
+  t.notOk(existsSync(join(project, "node_modules", "@expo-google-fonts")), "no @expo-google-fonts package is installed")
+  for (const font of readManifest().fonts) {
+    const copy = readFileSync(join(project, "node_modules", "pressroom", "fonts", "files", font.package, font.file))
+    if (sha256(copy) !== font.sha256) t.fail(`${font.package}/${font.file} differs from the manifest`)
+  }
 })
 
 t.test("plain Node renders three scripts with the installed package", async (t) => {
   writeFileSync(join(project, "app.mjs"), renderingApp("pressroom"))
   const run = await runIn(project, process.execPath, ["app.mjs"])
   t.equal(run.code, 0, run.stderr)
-  const hashes = JSON.parse(lastLine(run.stdout)) as Record<string, string>
+  const hashes = JSON.parse(lastLine(run.stdout)) as { pdfs: Record<string, string>; fontSetSha256: Array<string> }
+  t.same(hashes.fontSetSha256, [fontSetSha256(readManifest())], "the font set is the checkout's, byte for byte")
   for (const [name, request] of Object.entries(DOCUMENTS)) {
     const pdf = readFileSync(join(project, `${name}.pdf`))
     t.ok(isValidPdf(pdf), `${name}.pdf is a PDF`)
-    t.equal(sha256(pdf), hashes[name], `${name}.pdf is the PDF render returned`)
+    t.equal(sha256(pdf), hashes.pdfs[name], `${name}.pdf is the PDF render returned`)
     t.same(lostWords(request.markdown, pageTexts(pdf).join("\n"), request.locale), [], `every word of ${name} reads back`)
   }
 
@@ -132,9 +155,12 @@ t.test("a TypeScript project type-checks against the declarations, and a wrong t
   const tsc = join(packageRoot, "node_modules", ".bin", "tsc")
   writeFileSync(
     join(project, "good.ts"),
-    `import { LOCALES, type RenderRequest, type RenderResult, render } from "pressroom"
+    `import { LOCALES, type RenderRequest, type RenderResult, Renderer, render, type TemplateId } from "pressroom"
 import { NotFoundError, PressroomClient, PressroomError } from "pressroom/client"
+const templateId: TemplateId = "academic"
 const request: RenderRequest = { markdown: "# Typed", templateId: "clean", locale: LOCALES[0], options: { pageNumbers: true } }
+const renderer = await Renderer.create({ workers: 1 })
+await renderer.render({ markdown: "# Typed", templateId, locale: "pt-BR" })
 const result: RenderResult = await render(request)
 const pages: number = result.pageCount
 console.log(pages, result.provenance.templateId)
@@ -143,6 +169,11 @@ try {
   const { job } = await client.jobs.get({ path: { jobId: "00000000-0000-4000-8000-000000000000" } })
   const status: "accepted" | "queued" | "running" | "succeeded" | "failed" | "cancelled" = job.status
   console.log(status)
+  await client.jobs.cancel({ path: { jobId: job.id } })
+  await client.artifacts.download({ path: { artifactId: job.id } })
+  await client.documents.create({
+    payload: { taskId: "typed", title: null, revision: { markdown: "# Typed", parentRevisionId: null, spec: { locale: "ja", templateId } } }
+  })
 } catch (error) {
   if (error instanceof NotFoundError) console.log(error.code, error.httpStatus)
   else if (error instanceof PressroomError) console.log(error.retryable)
@@ -153,8 +184,11 @@ try {
     join(project, "bad.ts"),
     `import { render } from "pressroom"
 import { PressroomClient } from "pressroom/client"
-await render({ markdown: "# Typed", templateId: 42 })
-await new PressroomClient({ baseUrl: "http://127.0.0.1:8080" }).documents.create({ payload: { taskId: 7 } })
+await render({ markdown: "# Typed", templateId: "clen" })
+await render({ markdown: "# Typed", templateId: "clean", locale: "pt" })
+await new PressroomClient({ baseUrl: "http://127.0.0.1:8080" }).documents.create({
+  payload: { taskId: "typed", title: null, revision: { markdown: "# Typed", parentRevisionId: null, spec: { locale: "en", templateId: "clen" } } }
+})
 `
   )
   // Both files in one check per module resolution: the only errors are bad.ts's, so good.ts and the
@@ -168,7 +202,7 @@ await new PressroomClient({ baseUrl: "http://127.0.0.1:8080" }).documents.create
     writeFileSync(join(project, name), JSON.stringify({ compilerOptions, files: ["good.ts", "bad.ts"] }))
     const run = await runIn(project, tsc, ["-p", name])
     t.not(run.code, 0, `${name}: the check fails`)
-    t.same(run.stdout.trim().split("\n"), EXPECTED_TYPE_ERRORS, `${name}: on the wrong templateId and the client's wrong payload only`)
+    t.same(run.stdout.trim().split("\n"), EXPECTED_TYPE_ERRORS, `${name}: on bad.ts's template ids and locale only`)
   }
 })
 
@@ -201,7 +235,7 @@ while (ended.job.status === "accepted" || ended.job.status === "queued" || ended
   await new Promise((resolve) => setTimeout(resolve, 100))
   ended = await client.jobs.get({ path: { jobId: job.id } })
 }
-const pdf = await client.artifacts.download({ path: { artifactId: ended.artifact.id }, headers: {} })
+const pdf = await client.artifacts.download({ path: { artifactId: ended.artifact.id } })
 writeFileSync("published.pdf", pdf)
 console.log(JSON.stringify({ status: ended.job.status, filename: ended.artifact.filename }))
 `

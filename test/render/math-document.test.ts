@@ -9,6 +9,8 @@
  * its line, and the document still renders; right-to-left pages keep formulas left to right.
  */
 import t from "tap"
+import type { TemplateId } from "../../src/render/catalog.ts"
+import type { Locale } from "../../src/render/locales.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { pageTexts } from "../helpers/pdf.ts"
 import { testEngine } from "../helpers/render.ts"
@@ -16,7 +18,7 @@ import { testEngine } from "../helpers/render.ts"
 const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 60_000 })
 t.teardown(() => renderer.close())
 
-const render = async (markdown: string, templateId: string, locale = "en") => {
+const render = async (markdown: string, templateId: TemplateId, locale: Locale = "en") => {
   const result = await renderer.render({ markdown, templateId, locale })
   return { text: pageTexts(result.pdf).join("\n"), warnings: result.warnings }
 }

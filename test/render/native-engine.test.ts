@@ -125,7 +125,7 @@ t.test("a character the bundled fonts draw only in one face is drawn in that fac
   t.teardown(() => Promise.all([native.close(), wasm.close()]))
   // U+2232 is in Noto Sans Math and in DejaVu Sans, which most Linux systems install: the native
   // compiler took it from the system until its workers were given no system fonts.
-  const request = { markdown: "A clockwise contour integral: \u2232.", templateId: "clean" }
+  const request = { markdown: "A clockwise contour integral: \u2232.", templateId: "clean" } as const
   const [a, b] = await Promise.all([native.render(request), wasm.render(request)])
   t.equal(a.sha256, b.sha256, "the same bytes as the WebAssembly engine")
   t.notMatch(Buffer.from(a.pdf).toString("latin1"), /DejaVu/, "no system font in the PDF")
@@ -212,7 +212,7 @@ t.test("a character no bundled font covers gives the same bytes on both engines 
   ])
   t.teardown(() => Promise.all([native.close(), wasm.close()]))
   // Braille and Ethiopic: in DejaVu Sans and in the fonts some Typst builds embed, in none of ours.
-  const request = { markdown: "Braille \u2801\u2803\u2809, Ethiopic \u1230\u120B\u121D, `\u2801\u2803`.", templateId: "clean" }
+  const request = { markdown: "Braille \u2801\u2803\u2809, Ethiopic \u1230\u120B\u121D, `\u2801\u2803`.", templateId: "clean" } as const
   const [a, b] = await Promise.all([native.render(request), wasm.render(request)])
   t.match(
     a.warnings.map((warning) => warning.code),

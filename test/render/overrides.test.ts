@@ -87,7 +87,7 @@ for (const templateId of TEMPLATE_IDS) {
 
 t.test("a serif template set in Inter, with script fallbacks after it", async (t) => {
   const markdown = "# Heading\n\nBody paragraph. مرحبا بالعالم 日本語のテキスト नमस्ते\n"
-  const request = { markdown, templateId: "academic", locale: "ja" }
+  const request = { markdown, templateId: "academic", locale: "ja" } as const
   const [serif, inter] = await Promise.all([renderer.render(request), renderer.render({ ...request, overrides: { fontFamily: "Inter" } })])
   const chars = pdfChars(inter.pdf)
   // Arabic is extracted in visual order and Devanagari as shaped clusters: compare by script.
@@ -144,7 +144,7 @@ t.test("paper and fontFamily are not render options", async (t) => {
 })
 
 t.test("a retired family still renders, in the face that replaced it", async (t) => {
-  const request = { markdown: "# تقرير\n\nنص عربي قصير، and some English.\n", templateId: "academic", locale: "ar" }
+  const request = { markdown: "# تقرير\n\nنص عربي قصير، and some English.\n", templateId: "academic", locale: "ar" } as const
   const amiri = await renderer.render({ ...request, overrides: { fontFamily: "Amiri" } })
   for (const [retired, replacement] of Object.entries(RETIRED_FONT_FAMILIES)) {
     const old = await renderer.render({ ...request, overrides: { fontFamily: retired } })
@@ -170,7 +170,7 @@ t.test("the exported schema applies the same rules", async (t) => {
 })
 
 t.test("renderOptionsSha256 covers overrides only when they are given", async (t) => {
-  const request = { markdown: SAMPLE, templateId: "clean", options: { pageNumbers: true } }
+  const request = { markdown: SAMPLE, templateId: "clean", options: { pageNumbers: true } } as const
   const plain = await renderer.render(request)
   // The effective options as they have always been hashed: the provenance of earlier renders holds.
   const effective = { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" }

@@ -12,7 +12,7 @@ import { catalog, TEMPLATE_IDS } from "../../src/render/catalog.ts"
 import { TYPST_VERSION } from "../../src/render/engine/pool.ts"
 import { readManifest, packageRoot } from "../../src/render/fonts/manifest.ts"
 import { CREATIVE_ACCENTS } from "../../src/render/common/options.ts"
-import { InvalidRenderRequest, Renderer, type RenderResult } from "../../src/render/renderer.ts"
+import { InvalidRenderRequest, Renderer, type RenderResult, uncheckedRequest } from "../../src/render/renderer.ts"
 import { isValidPdf, metadata, pdfChars, pdfText, squash } from "../helpers/pdf.ts"
 import { PNG_1x1, testEngine } from "../helpers/render.ts"
 import { jcs } from "../../src/shared/hash.ts"
@@ -69,9 +69,9 @@ const colorsOf = (r: RenderResult, word: string): Set<string> => {
   return out
 }
 
-const invalid = async (t: TestContext, request: Parameters<Renderer["render"]>[0], field: string | RegExp, message?: RegExp) => {
+const invalid = async (t: TestContext, request: Parameters<typeof uncheckedRequest>[0], field: string | RegExp, message?: RegExp) => {
   try {
-    await renderer.render(request)
+    await renderer.render(uncheckedRequest(request))
     t.fail(`refused: ${JSON.stringify(request).slice(0, 120)}`)
   } catch (error) {
     t.type(error, InvalidRenderRequest)
@@ -156,6 +156,14 @@ for (const templateId of TEMPLATE_IDS) {
     }
   })
 }
+
+t.test("the TemplateId type lists the catalog's ids, in its order (npm run catalog:ids)", async (t) => {
+  const declared = readFileSync(join(packageRoot, "src", "render", "template-id.ts"), "utf8")
+  t.same(
+    [...declared.matchAll(/^ {2}\| "([^"]+)"$/gm)].map((match) => match[1]),
+    TEMPLATE_IDS
+  )
+})
 
 t.test("invalid requests are refused naming the field", async (t) => {
   await invalid(t, { markdown: "x", templateId: "clean", options: { bodyTextColor: "red" } }, "options.bodyTextColor")

@@ -11,7 +11,7 @@
  * the day it passes tap says so.
  */
 import t from "tap"
-import { TEMPLATE_IDS } from "../../src/render/catalog.ts"
+import { TEMPLATE_IDS, type TemplateId } from "../../src/render/catalog.ts"
 import { type Locale, LOCALES } from "../../src/render/locales.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { REPORTS } from "../fixtures/reports.ts"
@@ -35,7 +35,7 @@ const renderer = await Renderer.create({ engine: testEngine, workers: 2, timeout
 t.teardown(() => renderer.close())
 
 /** The words of `markdown` each extractor loses from its render in `templateId`. */
-const read = async (markdown: string, templateId: string, locale: Locale): Promise<Record<Extractor, Array<string>>> => {
+const read = async (markdown: string, templateId: TemplateId, locale: Locale): Promise<Record<Extractor, Array<string>>> => {
   const { pdf } = await renderer.render({ markdown, templateId, locale })
   const mupdf = pageTexts(pdf).join("\n")
   const pdfjs = (await pdfjsPageTexts(pdf)).join("\n")

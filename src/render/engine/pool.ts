@@ -49,6 +49,9 @@ export const DEFAULT_COMPILER_MEMORY_MIB = 512
  */
 export const DEFAULT_WORKER_MEMORY_MIB = 256
 
+/** How long one render may take before its worker is stopped and it fails with `timeout` (contract section 1). */
+export const DEFAULT_TIMEOUT_MS = 30_000
+
 /**
  * Eviction takes 75 to 115 ms after a 60-page report (docs/renderer.md, "Typst's memo cache is evicted").
  * A worker still evicting after this long is taken for hung and replaced, rather than kept out of

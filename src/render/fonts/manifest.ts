@@ -49,8 +49,22 @@ export const manifestPath = join(packageRoot, "fonts", "manifest.json")
 
 const require = createRequire(join(packageRoot, "package.json"))
 
-export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string =>
+/**
+ * Where the package carries its copy of the manifest's files, each under its font package's name
+ * with that package's licences: `npm pack` writes them (scripts/pack-fonts.ts), so an installed
+ * Pressroom needs none of the font packages, which hold every weight of every family.
+ */
+export const packagedFontsDir = join(packageRoot, "fonts", "files")
+
+/** A file of an installed font package (a checkout's devDependencies). */
+export const installedFontPath = (entry: Pick<FontEntry, "package" | "file">): string =>
   join(dirname(require.resolve(`${entry.package}/package.json`)), entry.file)
+
+/** The packaged copy of a font file when there is one (an installed package), else the font package's own. */
+export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string => {
+  const packaged = join(packagedFontsDir, entry.package, entry.file)
+  return existsSync(packaged) ? packaged : installedFontPath(entry)
+}
 
 export const readManifest = (path = manifestPath): FontManifest => JSON.parse(readFileSync(path, "utf8")) as FontManifest
 
