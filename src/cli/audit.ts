@@ -21,9 +21,7 @@ const oneWorker = ConfigProvider.fromMap(
     ["PRESSROOM_RENDER_WORKERS", "1"],
     ["PRESSROOM_RENDER_WARM_UP", "false"]
   ])
-).pipe(
-  ConfigProvider.orElse(() => ConfigProvider.fromEnv())
-)
+).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
 
 const AuditLive = Layer.mergeAll(JobStore.Default, DocumentStore.Default, ArtifactRepository.Default).pipe(
   Layer.provideMerge(UnkeyedEdgesLive)

@@ -97,7 +97,12 @@ t.test("the start log names the URL, /docs, the admin API, the database and the 
       env.DATABASE_URL = url.toString()
     }
     // With the warm-up page, as npm start runs (the suite's other servers skip it).
-    const server = await startServer(t, { ...env, PRESSROOM_RENDER_ENGINE: "wasm", PRESSROOM_RENDER_WORKERS: "1", PRESSROOM_RENDER_WARM_UP: "true" })
+    const server = await startServer(t, {
+      ...env,
+      PRESSROOM_RENDER_ENGINE: "wasm",
+      PRESSROOM_RENDER_WORKERS: "1",
+      PRESSROOM_RENDER_WARM_UP: "true"
+    })
     const log = await outputWith(server, "Renderer:")
     t.match(log, `Listening on ${server.url}`)
     t.match(log, `API reference: ${server.url}/docs`)
