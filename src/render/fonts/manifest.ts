@@ -18,6 +18,12 @@ export interface FontEntry {
   readonly version: string
   /** Path of the file inside its package. */
   readonly file: string
+  /**
+   * For a face its package publishes only as WOFF (which Typst does not read): where `npm run build`
+   * writes the OpenType file decoded from `file` (scripts/build.ts), relative to the package root.
+   * `sha256` is then the decoded file's.
+   */
+  readonly decoded?: string
   readonly sha256: string
 }
 
@@ -49,8 +55,13 @@ export const manifestPath = join(packageRoot, "fonts", "manifest.json")
 
 const require = createRequire(join(packageRoot, "package.json"))
 
-export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string =>
+/** The file inside its package (for a decoded face, the WOFF it is decoded from). */
+export const packagedFontPath = (entry: Pick<FontEntry, "package" | "file">): string =>
   join(dirname(require.resolve(`${entry.package}/package.json`)), entry.file)
+
+/** The file the compiler reads. */
+export const fontFilePath = (entry: Pick<FontEntry, "package" | "file" | "decoded">): string =>
+  entry.decoded === undefined ? packagedFontPath(entry) : join(packageRoot, entry.decoded)
 
 export const readManifest = (path = manifestPath): FontManifest => JSON.parse(readFileSync(path, "utf8")) as FontManifest
 

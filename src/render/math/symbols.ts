@@ -174,6 +174,8 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   daleth: "daleth",
   hbar: "planck",
   ell: "ell",
+  imath: "dotless.i",
+  jmath: "dotless.j",
   Re: "Re",
   Im: "Im",
   angle: "angle",
@@ -431,23 +433,40 @@ export const DELIMITERS: Readonly<Record<string, string>> = {
   "\\backslash": "backslash"
 }
 
-/** Sizing macros before a delimiter: Typst sizes delimiters itself, so the size is dropped. */
-export const SIZES: ReadonlySet<string> = new Set([
-  "big",
-  "Big",
-  "bigg",
-  "Bigg",
-  "bigl",
-  "bigr",
-  "Bigl",
-  "Bigr",
-  "biggl",
-  "biggr",
-  "Biggl",
-  "Biggr",
-  "bigm",
-  "Bigm"
-])
+/** Class commands: their argument spaced as LaTeX spaces an atom of that class. */
+export const CLASSES: Readonly<Record<string, string>> = {
+  mathop: "large",
+  mathrel: "relation",
+  mathbin: "binary",
+  mathord: "normal",
+  mathpunct: "punctuation",
+  mathopen: "opening",
+  mathclose: "closing",
+  mathinner: "normal"
+}
+
+/**
+ * Extensible arrows (`\xrightarrow[under]{over}`): long arrows rather than `stretch`, since
+ * stretched arrows assemble badly in Noto Sans Math (Typst warns).
+ */
+export const ARROWS: Readonly<Record<string, string>> = {
+  xrightarrow: "arrow.r.long",
+  xleftarrow: "arrow.l.long",
+  xleftrightarrow: "arrow.l.r.long",
+  xRightarrow: "arrow.r.double.long",
+  xLeftarrow: "arrow.l.double.long",
+  xLeftrightarrow: "arrow.l.r.double.long",
+  xmapsto: "arrow.r.long.bar",
+  xhookrightarrow: "arrow.r.hook",
+  xhookleftarrow: "arrow.l.hook",
+  xrightharpoonup: "harpoon.rt",
+  xrightharpoondown: "harpoon.rb",
+  xleftharpoonup: "harpoon.lt",
+  xleftharpoondown: "harpoon.lb",
+  xrightleftharpoons: "harpoons.rtlb",
+  xleftrightharpoons: "harpoons.ltrb",
+  xlongequal: "eq"
+}
 
 /**
  * Matrix environments and the delimiter Typst's `mat` draws. Typst math has no expression for
@@ -460,7 +479,13 @@ export const MATRICES: Readonly<Record<string, string>> = {
   bmatrix: '"["',
   Bmatrix: '"{"',
   vmatrix: '"|"',
-  Vmatrix: "bar.v.double"
+  Vmatrix: "bar.v.double",
+  "matrix*": "#none",
+  "pmatrix*": '"("',
+  "bmatrix*": '"["',
+  "Bmatrix*": '"{"',
+  "vmatrix*": '"|"',
+  "Vmatrix*": "bar.v.double"
 }
 
 /** Environments of aligned rows: `&` aligns and `\\` breaks the line, as in Typst. */
@@ -469,6 +494,8 @@ export const ALIGNMENTS: ReadonlySet<string> = new Set([
   "align",
   "align*",
   "alignat",
+  "alignat*",
+  "alignedat",
   "gather",
   "gather*",
   "gathered",
