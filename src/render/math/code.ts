@@ -32,6 +32,8 @@ export const COLORS: Readonly<Record<string, string>> = {
   navy: "000080",
   maroon: "800000",
   gold: "ffd700",
+  aqua: "00ffff",
+  fuchsia: "ff00ff",
   silver: "c0c0c0"
 }
 

@@ -428,7 +428,8 @@ class Emitter {
     const matrix = MATRICES[name]
     if (matrix !== undefined) {
       const align = name.endsWith("*") ? `align: ${matrixAlign(optionalText(node))}, ` : ""
-      const mat = `mat(delim: ${matrix}, ${align}${this.cells(this.rows(node.content))})`
+      const { rows, hlines } = this.ruledRows(node.content)
+      const mat = `mat(delim: ${matrix}, ${align}${augment([], hlines)}${this.cells(rows)})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
     if (name === "array" || name === "darray") return this.array(node)
@@ -455,8 +456,14 @@ class Emitter {
     const { align, vlines } = arrayColumns(
       spec === undefined ? refuse("an array without a column specification") : plainText(spec.content, "an array's columns")
     )
+    const { rows, hlines } = this.ruledRows(node.content)
+    return `mat(delim: #none, align: ${align}, ${augment(vlines, hlines)}${this.cells(rows)})`
+  }
+
+  /** Rows of a matrix or array, with the rows a `\\hline` or `\\hdashline` is drawn above. */
+  private ruledRows(content: ReadonlyArray<Ast.Node>): { rows: Array<Array<Array<Ast.Node>>>; hlines: Array<number> } {
     const hlines: Array<number> = []
-    const rows = this.rows(node.content).map((row, r) => {
+    const rows = this.rows(content).map((row, r) => {
       const [first = [], ...rest] = row
       const kept = first.filter((n) => {
         const rule = n.type === "macro" && (n.content === "hline" || n.content === "hdashline")
@@ -468,7 +475,7 @@ class Emitter {
     // A rule after the last row is a row of its own, with nothing else in it.
     const last = rows[rows.length - 1]!
     if (rows.length > 1 && last.length === 1 && last[0]!.every((n) => n.type === "whitespace")) rows.pop()
-    return `mat(delim: #none, align: ${align}, ${augment(vlines, hlines)}${this.cells(rows)})`
+    return { rows, hlines }
   }
 
   private cells(rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<Ast.Node>>>): string {
@@ -491,7 +498,7 @@ class Emitter {
     const rows: Array<Array<Array<Ast.Node>>> = [[[]]]
     for (const node of characters(content)) {
       const row = rows[rows.length - 1]!
-      if (node.type === "macro" && node.content === "\\") rows.push([[]])
+      if (node.type === "macro" && (node.content === "\\" || node.content === "cr" || node.content === "newline")) rows.push([[]])
       else if (node.type === "string" && node.content === "&") row.push([])
       else row[row.length - 1]!.push(node)
     }
