@@ -1,6 +1,6 @@
 /**
  * KaTeX's list of supported functions (test/fixtures/katex-functions.json, from KaTeX 0.18.2's
- * support table (its docs, support_table.md), with the example each row gives) as the reference for what people write:
+ * support table, with the example each row gives) as the reference for what people write:
  * every entry the converter takes typesets, all of them in one document, without an error or a
  * warning; every entry it refuses is named in docs/math.md's list of refusals, and that list names
  * nothing the converter takes.
