@@ -9,7 +9,7 @@ import { parseMarkdown } from "../markdown/parse.ts"
 import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
 import { typstString } from "../math/typst-literal.ts"
 import type { Nodes, Root } from "mdast"
-import { toString } from "mdast-util-to-string"
+import { toString as plainText } from "mdast-util-to-string"
 
 export type { TypesetJob, TypesetResult }
 
@@ -41,7 +41,7 @@ const firstHeading = (root: Root): string | null => {
   while (stack.length > 0) {
     const node = stack.pop()!
     if (node.type === "heading") {
-      const text = toString(node).replace(/\s+/g, " ").trim()
+      const text = plainText(node).replace(/\s+/g, " ").trim()
       if (text !== "") return text
     } else if ("children" in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes)
   }
