@@ -77,7 +77,8 @@ export const fontSetSha256 = (manifest: FontManifest): string =>
 /** Checks every font of the manifest (throws a FontSetError naming the first bad file). */
 export const verifyFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<VerifiedFont> =>
   manifest.fonts.map((entry) => {
-    const where = `${entry.package}/${entry.file}`
+    // A decoded face is named by the file the build writes (npm install runs the build).
+    const where = entry.decoded ?? `${entry.package}/${entry.file}`
     let path: string
     try {
       path = fontFilePath(entry)
