@@ -56,7 +56,7 @@ const COLOR = String.raw`rgb\(""\)`
 const BOX_ARGUMENT = String.raw`[a-z]+: (?:${COLOR}|${LENGTH}(?: \+ ${COLOR})?|\(x: ${LENGTH}, y: ${LENGTH}\)|black)`
 /** The code the converter writes, each form of it (after string literals became `""`), and what stands in for it. */
 const CODE: ReadonlyArray<readonly [RegExp, string]> = [
-  [/#pr\.math-text\(""\)/g, '""'],
+  [/#pr\.math-text\(""(?:, weight: ""|, style: "")?\)/g, '""'],
   [/, size: #\d+%/g, ""],
   [/align: #(?:left|center|right), /g, ""],
   [/augment: #\((?:vline: \([\d, ]*\))?(?:, )?(?:hline: \([\d, ]*\))?\), /g, ""],
@@ -78,7 +78,7 @@ const NAMES: ReadonlySet<string> = new Set([
   ...Object.values(CHARACTERS),
   ...Object.values(SPACES),
   ...Object.values(WRAPPERS).flatMap((w) => w.split("(")),
-  ...Object.values(TEXTS).filter((s) => s !== null),
+  ...Object.values(TEXTS).flatMap((s) => (s.wrapper === null ? [] : [s.wrapper])),
   ...Object.values(FRACTIONS).flatMap((f) => [f.fn, f.style ?? "frac"]),
   ...Object.values(DELIMITERS),
   ...Object.values(NEGATIONS),

@@ -146,13 +146,14 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\text{for all } x", '#pr.math-text("for all ")x'],
   [
     "\\textrm{a} \\textbf{b} \\textit{c} \\mbox{d}",
-    '#pr.math-text("a")bold(#pr.math-text("b"))italic(#pr.math-text("c"))#pr.math-text("d")'
+    '#pr.math-text("a")#pr.math-text("b", weight: "bold")#pr.math-text("c", style: "italic")#pr.math-text("d")'
   ],
   ["\\text{H}_2\\text{O}", '#pr.math-text("H")_(2)#pr.math-text("O")'],
   [
     "\\text{CO}_2 + \\text{H}_2\\text{O} \\rightarrow \\text{H}_2\\text{CO}_3",
     '#pr.math-text("CO")_(2)plus#pr.math-text("H")_(2)#pr.math-text("O")arrow.r#pr.math-text("H")_(2)#pr.math-text("CO")_(3)'
   ],
+  ["\\textsf{a} \\texttt{b}", 'sans(#pr.math-text("a"))mono(#pr.math-text("b"))'],
   ["\\text{50\\% \\& \\$5 \\#1 a\\_b}", '#pr.math-text("50% & $5 #1 a_b")'],
   ["\\%", '"%"'],
   // Spacing.

@@ -200,10 +200,10 @@ class Emitter {
       const call = `${fraction.fn}(${this.list(a)}, ${this.list(b)})`
       return fraction.style ? `${fraction.style}(${call})` : call
     }
-    const textStyle = TEXTS[name]
-    if (textStyle !== undefined) {
-      const text = this.text(s.arg(m), macroSource(m))
-      return textStyle ? `${textStyle}(${text})` : text
+    const textMacro = TEXTS[name]
+    if (textMacro !== undefined) {
+      const text = this.text(s.arg(m), macroSource(m), textMacro.style)
+      return textMacro.wrapper ? `${textMacro.wrapper}(${text})` : text
     }
     const delimiterSize = DELIMITER_SIZES[name]
     if (delimiterSize !== undefined) {
@@ -374,11 +374,11 @@ class Emitter {
    * The argument of \text and its kin: its words in the text face around the formula (the
    * template's `math-text`), a formula written inside it (`\text{if $x > 0$}`) as math.
    */
-  private text(nodes: ReadonlyArray<Ast.Node>, what: string): string {
+  private text(nodes: ReadonlyArray<Ast.Node>, what: string, style: string | null = null): string {
     const parts: Array<string> = []
     let run: Array<Ast.Node> = []
     const flush = () => {
-      if (run.length > 0) parts.push(mathText(plainText(run, what)))
+      if (run.length > 0) parts.push(mathText(plainText(run, what), style))
       run = []
     }
     for (const node of nodes) {
@@ -510,7 +510,8 @@ class Emitter {
 }
 
 /** Words of text in a formula, set in the text face by the template library's `math-text` (typst-templates/lib/pressroom.typ). */
-const mathText = (text: string): string => `#pr.math-text(${typstString(text)})`
+const mathText = (text: string, style: string | null = null): string =>
+  `#pr.math-text(${typstString(text)}${style === null ? "" : `, ${style}`})`
 
 /** plainText, or null when the nodes hold more than text. */
 const plainTextOrNull = (nodes: ReadonlyArray<Ast.Node>): string | null => {

@@ -626,17 +626,18 @@ export const WRAPPERS: Readonly<Record<string, string>> = {
   mathnormal: "italic"
 }
 
-/** Text macros: their argument is text, a Typst string literal, in this style. */
-export const TEXTS: Readonly<Record<string, string | null>> = {
-  text: null,
-  textrm: null,
-  textnormal: null,
-  mbox: null,
-  textup: null,
-  textbf: "bold",
-  textit: "italic",
-  textsf: "sans",
-  texttt: "mono"
+/** Text macros: their argument is text, in the text face (`math-text`) with this style, or a math alphabet around it. */
+export const TEXTS: Readonly<Record<string, { readonly wrapper: string | null; readonly style: string | null }>> = {
+  text: { wrapper: null, style: null },
+  textrm: { wrapper: null, style: null },
+  textnormal: { wrapper: null, style: null },
+  mbox: { wrapper: null, style: null },
+  textup: { wrapper: null, style: null },
+  // Bold and italic in the text face's own bold and italic; sans and mono from the math face.
+  textbf: { wrapper: null, style: 'weight: "bold"' },
+  textit: { wrapper: null, style: 'style: "italic"' },
+  textsf: { wrapper: "sans", style: null },
+  texttt: { wrapper: "mono", style: null }
 }
 
 /** Two-argument macros: fractions and binomials, with the style LaTeX's d- and t- forms force. */
