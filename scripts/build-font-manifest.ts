@@ -5,10 +5,11 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { type FontEntry, installedFontPath, manifestPath, packageRoot } from "../src/render/fonts/manifest.ts"
+import { decodeWoff } from "../src/render/fonts/woff.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 
 interface Sources {
-  readonly families: ReadonlyArray<{ package: string; family: string; files: ReadonlyArray<string> }>
+  readonly families: ReadonlyArray<{ package: string; family: string; files: ReadonlyArray<string>; woff?: string }>
 }
 
 const sources = JSON.parse(readFileSync(join(packageRoot, "fonts", "sources.json"), "utf8")) as Sources
@@ -16,6 +17,20 @@ const fonts: Array<FontEntry> = []
 for (const source of sources.families) {
   const pkg = JSON.parse(readFileSync(installedFontPath({ package: source.package, file: "package.json" }), "utf8")) as {
     version: string
+  }
+  if (source.woff !== undefined) {
+    // Published only as WOFF: pinned by the hash of the file the build decodes from it.
+    const stem = source.family.replace(/ /g, "")
+    const entry = { package: source.package, file: source.woff, decoded: `dist/fonts/${stem}-Regular.ttf` }
+    fonts.push({
+      family: source.family,
+      style: "normal",
+      weight: 400,
+      version: pkg.version,
+      ...entry,
+      sha256: sha256Hex(decodeWoff(readFileSync(installedFontPath(entry))))
+    })
+    continue
   }
   for (const name of source.files) {
     const match = /^(\d{3})[A-Za-z]+(_Italic)?$/.exec(name)

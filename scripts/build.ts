@@ -24,9 +24,11 @@
  *   tsx scripts/build.ts [entry.ts ...]
  */
 import { build, type BuildOptions } from "esbuild"
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { fontFilePath, installedFontPath, readManifest } from "../src/render/fonts/manifest.ts"
+import { decodeWoff } from "../src/render/fonts/woff.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = join(root, "dist")
@@ -120,6 +122,19 @@ const clientBuild = () =>
     banner: {}
   })
 
+/**
+ * The faces the manifest lists as decoded from WOFF (src/render/fonts/woff.ts), written into dist/
+ * where the renderer finds them; the renderer checks their hash at start like any other font's.
+ */
+const writeDecodedFonts = (): Array<string> =>
+  readManifest()
+    .fonts.filter((entry) => entry.decoded !== undefined)
+    .map((entry) => {
+      const path = fontFilePath(entry)
+      writeWhole(path, decodeWoff(readFileSync(installedFontPath(entry))))
+      return path
+    })
+
 /** Folders of dist/ that other steps write: the declarations (npm run build:types). */
 const keptFolders = [join(dist, "types")]
 
@@ -134,7 +149,7 @@ const buildDist = async (extra: ReadonlyArray<string>) => {
   // loaded its commands at start (src/cli/main.ts) and needs none of them again; a running
   // server's replacement workers start from the new dist/render-worker.js. A .tmp file may be
   // another build's, about to be renamed.
-  const outputs = new Set(outputFiles.map(({ path }) => path))
+  const outputs = new Set([...outputFiles.map(({ path }) => path), ...writeDecodedFonts()])
   const kept = (file: string) => outputs.has(file) || file.endsWith(".tmp") || keptFolders.some((folder) => file.startsWith(`${folder}/`))
   for (const file of filesUnder(dist)) if (!kept(file)) rmSync(file)
   process.stdout.write(`built ${outputs.size} files in ${relative(root, dist)}/\n`)

@@ -6,7 +6,7 @@ import { packageRoot } from "../src/render/fonts/manifest.ts"
 export { galleryDir } from "../src/dashboard/gallery.ts"
 
 /** examples/samples/<name>.md: the gallery shows each in `clean`, as assets/gallery/samples/<name>.png. */
-export const GALLERY_SAMPLES: ReadonlyArray<string> = ["github-readme"]
+export const GALLERY_SAMPLES: ReadonlyArray<string> = ["github-readme", "math"]
 export const samplePath = (name: string): string => join(packageRoot, "examples", "samples", `${name}.md`)
 
 /** The first page at 72 dpi × 0.8 (an A4 page is 476 × 674 pixels): enough to judge a design. */

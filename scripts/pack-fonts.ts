@@ -1,5 +1,5 @@
 /**
- * `npm pack`'s prepack: copies the files of fonts/manifest.json, and each font package's licences
+ * `npm pack`'s prepack: copies the files of fonts/manifest.json (but the decoded ones, which are in dist/), and each font package's licences
  * (LICENSE_FONT, the SIL Open Font License the fonts require to travel with them; LICENSE, the
  * package's own), from the checkout's font packages into fonts/files/, which the package carries
  * instead of depending on those packages (src/render/fonts/manifest.ts, `packagedFontsDir`). Each
@@ -25,9 +25,10 @@ const copy = (from: string, to: string, sha256?: string) => {
 }
 
 const { fonts } = readManifest()
-for (const font of fonts) copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
+// A decoded face (STIX Two Math, published only as WOFF) travels in dist/ as the build decoded it.
+for (const font of fonts.filter((font) => font.decoded === undefined)) copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
 const packages = [...new Set(fonts.map((font) => font.package))]
 for (const name of packages) {
   for (const licence of LICENCES) copy(installedFontPath({ package: name, file: licence }), join(packagedFontsDir, name, licence))
 }
-console.log(`fonts/files: ${fonts.length} font files and the licences of ${packages.length} packages`)
+console.log(`fonts/files: ${fonts.filter((font) => font.decoded === undefined).length} font files and the licences of ${packages.length} packages`)

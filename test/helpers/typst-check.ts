@@ -3,6 +3,7 @@
  * byte-identical to the WASM pool's) and returns its errors and warnings: the WASM build reports
  * errors only, and a formula that typesets with a warning is a failure too.
  */
+import { join } from "node:path"
 import { readFontFile } from "../../src/render/fonts/font-file.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 
@@ -31,7 +32,8 @@ export const startTypstChecker = async (): Promise<(source: string) => TypstChec
   const blobs = verifyFonts()
     .map(readFontFile)
     .map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-  const compiler = NodeCompiler.create({ workspace: packageRoot, fontArgs: [{ fontBlobs: blobs }] })
+  // The templates' folder is the root, as the renderer's: a document imports "/lib/pressroom.typ".
+  const compiler = NodeCompiler.create({ workspace: join(packageRoot, "typst-templates"), fontArgs: [{ fontBlobs: blobs }] })
   const messages = (d: Diagnostics | null) => (d?.shortDiagnostics ?? []).map((x) => x.message)
   return (source) => {
     const result = compiler.compile({ mainFileContent: source })
@@ -41,9 +43,10 @@ export const startTypstChecker = async (): Promise<(source: string) => TypstChec
   }
 }
 
-/** A page of formulas in Noto Sans Math, each in its own paragraph. */
+/** A page of formulas in Noto Sans Math, each in its own paragraph, with the template library the converter's markup calls. */
 export const mathDocument = (formulas: ReadonlyArray<{ readonly typst: string; readonly display: boolean }>): string =>
   [
+    `#import "/lib/pressroom.typ" as pr`,
     `#set text(font: "Noto Serif")`,
     `#show math.equation: set text(font: "Noto Sans Math")`,
     ...formulas.map((f) => (f.display ? `$ ${f.typst} $\n` : `Inline $${f.typst}$ text.\n`))

@@ -4,10 +4,32 @@
  */
 import t from "tap"
 import { readFileSync } from "node:fs"
-import { FontSetError, fontFilePath, fontSetSha256, verifyFonts, readManifest, type FontManifest } from "../../src/render/fonts/manifest.ts"
+import {
+  FontSetError,
+  fontFilePath,
+  fontSetSha256,
+  installedFontPath,
+  verifyFonts,
+  readManifest,
+  type FontManifest
+} from "../../src/render/fonts/manifest.ts"
+import { decodeWoff } from "../../src/render/fonts/woff.ts"
 import { sha256 } from "../helpers/render.ts"
 
 const manifest = readManifest()
+
+t.test("STIX Two Math, published only as WOFF, decodes to the pinned bytes every time, with its MATH table", async (t) => {
+  const entry = manifest.fonts.find((f) => f.family === "STIX Two Math")
+  if (entry === undefined) return void t.fail("STIX Two Math is in the manifest")
+  t.ok(entry.file.endsWith(".woff") && entry.decoded !== undefined, "listed with the WOFF and where the build decodes it")
+  const woff = readFileSync(installedFontPath(entry))
+  const decoded = decodeWoff(woff)
+  t.equal(sha256(decoded), entry.sha256, "the manifest pins the decoded file")
+  t.equal(sha256(decodeWoff(woff)), entry.sha256, "decoding again gives the same bytes")
+  const tables = Array.from({ length: decoded.readUInt16BE(4) }, (_, i) => decoded.toString("latin1", 12 + i * 16, 16 + i * 16))
+  t.ok(tables.includes("MATH"), `tables: ${tables.join(", ")}`)
+  t.throws(() => decodeWoff(new Uint8Array(64)), /not a WOFF 1 file/, "anything else is refused")
+})
 
 t.test("every manifest entry exists and matches its sha256", async (t) => {
   t.ok(manifest.fonts.length >= 10, `${manifest.fonts.length} fonts listed`)
@@ -58,7 +80,7 @@ t.test("a wrong sha256 throws a FontSetError naming the file", async (t) => {
 })
 
 t.test("a missing file throws a FontSetError naming the file", async (t) => {
-  const index = manifest.fonts.length - 1
+  const index = manifest.fonts.findIndex((f) => f.decoded === undefined)
   const missing = withEntry(index, { file: "400Regular/NoSuchFont_400Regular.ttf" })
   try {
     verifyFonts(missing)

@@ -320,6 +320,13 @@ t.test("<!-- pagebreak --> puts each paragraph on its own page", async (t) => {
   t.equal(other.pageCount, 1, "another comment does not break the page")
 })
 
+t.test("without a front matter title, the first heading's text is the PDF's title", async (t) => {
+  const { pdf } = await render("Opening words.\n\n## The *Quarterly* `Report`\n\n# A later heading\n")
+  t.equal(metadata(pdf, "info:Title"), "The Quarterly Report")
+  const titled = await render("---\ntitle: Front Matter Wins\n---\n\n# A heading\n")
+  t.equal(metadata(titled.pdf, "info:Title"), "Front Matter Wins")
+})
+
 t.test("front matter title and author: in the PDF and its metadata", async (t) => {
   const { pdf, warnings } = await render("---\ntitle: Quarterly Report\nauthor: Grace Hopper\n---\n\nBody text.\n")
   t.same(warnings, [])

@@ -111,9 +111,9 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\left\\lfloor x \\right\\rfloor \\left\\lceil x \\right\\rceil", "lr(floor.l x floor.r) lr(ceil.l x ceil.r)"],
   ["\\left. \\frac{df}{dx} \\right|_{x=0}", "lr(frac(d f, d x) bar.v)_(x eq 0)"],
   ["\\left( \\left[ x \\right] \\right)", "lr(paren.l lr(bracket.l x bracket.r) paren.r)"],
-  ["\\left( \\text{if} \\right) \\left. \\right.", 'lr(paren.l"if"paren.r) lr("")'],
-  ["\\big( x \\Big] \\langle \\rangle \\lfloor", "paren.l x bracket.r chevron.l chevron.r floor.l"],
-  ["F(x) \\Big|_0^1", 'F paren.l x paren.r class("normal", bar.v)_(0)^(1)'],
+  ["\\left( \\text{if} \\right) \\left. \\right.", 'lr(paren.l#pr.math-text("if")paren.r)lr("")'],
+  ["\\big( x \\Big] \\langle \\rangle \\lfloor", "lr(paren.l, size: #120%)x lr(bracket.r, size: #180%)chevron.l chevron.r floor.l"],
+  ["F(x) \\Big|_0^1", 'F paren.l x paren.r class("normal", lr(bar.v, size: #180%))_(0)^(1)'],
   // Matrices and cases.
   ["\\begin{matrix} a & b \\\\ c & d \\end{matrix}", "mat(delim: #none, a, b; c, d)"],
   ["\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}", 'mat(delim: "(", 1, 0; 0, 1)'],
@@ -125,7 +125,7 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["\\begin{pmatrix} a_{11} & \\cdots \\\\ \\vdots & \\ddots \\end{pmatrix}", 'mat(delim: "(", a_(11), dots.c; dots.v, dots.down)'],
   [
     "|x| = \\begin{cases} x & \\text{if } x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}",
-    'class("normal", bar.v) x class("normal", bar.v) eq cases(x & quad"if "x gt.eq 0, minus x & quad"otherwise")'
+    'class("normal", bar.v) x class("normal", bar.v) eq cases(x & quad#pr.math-text("if ")x gt.eq 0, minus x & quad#pr.math-text("otherwise"))'
   ],
   // Aligned rows (display formulas).
   ["\\begin{aligned} a &= b + c \\\\ &= d \\end{aligned}", "a & eq b plus c \\ & eq d"],
@@ -143,11 +143,18 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   // Alphabets and text.
   ["\\mathbb{R} \\mathcal{L} \\mathfrak{g} \\mathbf{v} \\boldsymbol{\\mu}", "bb(R) cal(L) frak(g) upright(bold(v)) bold(mu)"],
   ["\\mathrm{d}x \\mathit{x} \\mathsf{A} \\mathtt{x}", "upright(d) x italic(x) upright(sans(A)) mono(x)"],
-  ["\\text{for all } x", '"for all "x'],
-  ["\\textrm{a} \\textbf{b} \\textit{c} \\mbox{d}", '"a"bold("b") italic("c")"d"'],
-  ["\\text{H}_2\\text{O}", '"H"_(2)"O"'],
-  ["\\text{CO}_2 + \\text{H}_2\\text{O} \\rightarrow \\text{H}_2\\text{CO}_3", '"CO"_(2) plus"H"_(2)"O"arrow.r"H"_(2)"CO"_(3)'],
-  ["\\text{50\\% \\& \\$5 \\#1 a\\_b}", '"50% & $5 #1 a_b"'],
+  ["\\text{for all } x", '#pr.math-text("for all ")x'],
+  [
+    "\\textrm{a} \\textbf{b} \\textit{c} \\mbox{d}",
+    '#pr.math-text("a")#pr.math-text("b", weight: "bold")#pr.math-text("c", style: "italic")#pr.math-text("d")'
+  ],
+  ["\\text{H}_2\\text{O}", '#pr.math-text("H")_(2)#pr.math-text("O")'],
+  [
+    "\\text{CO}_2 + \\text{H}_2\\text{O} \\rightarrow \\text{H}_2\\text{CO}_3",
+    '#pr.math-text("CO")_(2)plus#pr.math-text("H")_(2)#pr.math-text("O")arrow.r#pr.math-text("H")_(2)#pr.math-text("CO")_(3)'
+  ],
+  ["\\textsf{a} \\texttt{b}", 'sans(#pr.math-text("a"))mono(#pr.math-text("b"))'],
+  ["\\text{50\\% \\& \\$5 \\#1 a\\_b}", '#pr.math-text("50% & $5 #1 a_b")'],
   ["\\%", '"%"'],
   // Spacing.
   ["a\\,b\\:c\\;d\\!e\\quad f\\qquad g\\ h", "a thin b med c thick d e quad f wide g space h"],
@@ -157,10 +164,58 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
   ["a \\mod b", "a quad mod b"],
   // Braces over and under, with their labels.
   ["\\underbrace{a + b}_{n}", "underbrace(a plus b, n)"],
-  ["\\overbrace{x + y}^{\\text{sum}}", 'overbrace(x plus y, "sum")'],
+  ["\\overbrace{x + y}^{\\text{sum}}", 'overbrace(x plus y, #pr.math-text("sum"))'],
   ["\\underbrace{x}", "underbrace(x)"],
   ["\\overset{!}{=} \\underset{x}{\\arg\\max} \\stackrel{def}{=}", "limits(eq)^(excl) limits(arg max)_(x) limits(eq)^(d e f)"],
   ["A \\xrightarrow{f} B \\xleftarrow{g} C", "A limits(arrow.r.long)^(f) B limits(arrow.l.long)^(g) C"],
+  // Arrays: rules from the column specification and \\hline, one alignment for all columns.
+  [
+    "\\begin{array}{cc|c} 1 & 2 & 3 \\\\ \\hline 4 & 5 & 6 \\end{array}",
+    "mat(delim: #none, align: #center, augment: #(vline: (2,), hline: (1,)), 1, 2, 3; 4, 5, 6)"
+  ],
+  [
+    "\\begin{array}{|r|r|} \\hline a & b \\\\ \\hline \\end{array}",
+    "mat(delim: #none, align: #right, augment: #(vline: (0, 1, 2), hline: (0, 1)), a, b)"
+  ],
+  ["\\begin{array}{lc} a & b \\end{array}", "mat(delim: #none, align: #center, a, b)"],
+  ["\\begin{pmatrix*}[r] -1 & 2 \\end{pmatrix*}", 'mat(delim: "(", align: #right, minus 1, 2)'],
+  ["\\begin{matrix*} a \\end{matrix*}", "mat(delim: #none, align: #center, a)"],
+  ["\\begin{rcases} a & b \\end{rcases}", "cases(reverse: #true, a & quad b)"],
+  ["\\begin{dcases} a & b \\end{dcases}", "cases(display(a) & quad display(b))"],
+  ["\\begin{alignedat}{2} a &= b & c &= d \\end{alignedat}", "a & eq b & c & eq d"],
+  // Colours: only a hex the converter writes, from a name or a checked hex.
+  ["\\color{red} x + y", '#text(fill: rgb("#ff0000"))[$display(x plus y)$]'],
+  ["\\textcolor{#0A0}{x} y", '#text(fill: rgb("#00aa00"))[$display(x)$]y'],
+  ["\\colorbox{yellow}{ab}", '#box(fill: rgb("#ffff00"), inset: (x: 0.2em, y: 0.25em))[$display(#pr.math-text("ab"))$]'],
+  [
+    "\\fcolorbox{red}{yellow}{x}",
+    '#box(fill: rgb("#ffff00"), stroke: 0.04em + rgb("#ff0000"), inset: (x: 0.2em, y: 0.25em))[$display(#pr.math-text("x"))$]'
+  ],
+  // Sizes: delimiters by KaTeX's factors, text sizes absolute as in LaTeX.
+  ["\\bigg\\| x \\Bigg\\langle", 'class("normal", lr(bar.v.double, size: #240%))x lr(chevron.l, size: #300%)'],
+  ["\\tiny x \\Huge y", "#text(size: 0.5em)[$display(x#text(size: 4.976em)[$display(y)$])$]"],
+  // Boxes, rules, phantoms, classes and spaces.
+  ["\\imath \\jmath \\boxed{x^2}", "dotless.i dotless.j#box(stroke: 0.04em, inset: 0.25em)[$display(x^(2))$]"],
+  ["\\rule[-1pt]{1em}{0.5pt}", "#box(width: 1em, height: 0.5pt, fill: black, baseline: 1pt)"],
+  [
+    "\\mathop{x}\\mathrel{=}\\mathbin{+}\\mathpunct{,}",
+    'class("large", x) class("relation", eq) class("binary", plus) class("punctuation", comma)'
+  ],
+  ["\\mathopen{[} x \\mathclose{[} \\mathord{+}", 'class("opening", bracket.l) x class("closing", bracket.l) class("normal", plus)'],
+  ["a\\kern-1em b \\mkern 18mu c \\hspace{2pt} d \\mspace{3mu}", "a#h(-1em)b#h(1em)c#h(2pt)d#h(0.1667em)"],
+  [
+    "\\phantom{x}\\hphantom{y}\\vphantom{z}\\smash{q}",
+    "#hide[$display(x)$]#box(height: 0pt)[#hide[$display(y)$]]#box(width: 0pt)[#hide[$display(z)$]]#box(height: 0pt)[$display(q)$]"
+  ],
+  // Brackets over and under, extensible arrows with what goes over and under them.
+  ["\\overbracket{x+y}^{a} \\underbracket{x}_{b}", "overbracket(x plus y, a) underbracket(x, b)"],
+  [
+    "\\xrightarrow[u]{o} \\xLeftarrow{} \\xmapsto{f}",
+    'limits(arrow.r.long)_(u)^(o) limits(arrow.l.double.long)^("") limits(arrow.r.long.bar)^(f)'
+  ],
+  // Operator names with math in them; text with math in it.
+  ["\\operatorname{arg\\,max}_x \\operatorname{f_1}", 'op("arg max")_(x) op(upright(f_(1)))'],
+  ["\\text{if $x>0$ and } y", '#pr.math-text("if ")x gt 0#pr.math-text(" and ")y'],
   // Styles.
   ["\\displaystyle \\sum_i x_i", "display(sum_(i) x_(i))"],
   ["a {\\textstyle \\frac{1}{2}} b", "a inline(frac(1, 2)) b"],
@@ -170,31 +225,34 @@ const CONVERSIONS: ReadonlyArray<readonly [string, string]> = [
 t.test("each construct becomes exactly this Typst markup", async (t) => {
   for (const [latex, typst] of CONVERSIONS) {
     const result = latexToTypst(latex, "display")
-    t.same(result, { ok: true, value: { typst, tag: null, notag: false, label: null, references: [] } }, latex)
+    t.same(result, { ok: true, value: { typst, tag: null, tagMath: null, notag: false, label: null, references: [] } }, latex)
   }
 })
 
 t.test("inline formulas convert the same way", async (t) => {
   t.same(latexToTypst("\\frac{a}{b} + x_1", "inline"), {
     ok: true,
-    value: { typst: "frac(a, b) plus x_(1)", tag: null, notag: false, label: null, references: [] }
+    value: { typst: "frac(a, b) plus x_(1)", tag: null, tagMath: null, notag: false, label: null, references: [] }
   })
 })
 
 t.test("a display formula's \\tag, \\notag and \\label come back as data, never in the markup", async (t) => {
   t.same(latexToTypst("E = mc^2 \\tag{3.1} \\label{eq:energy}", "display"), {
     ok: true,
-    value: { typst: "E eq m c^(2)", tag: "3.1", notag: false, label: "eq:energy", references: [] }
+    value: { typst: "E eq m c^(2)", tag: "3.1", tagMath: null, notag: false, label: "eq:energy", references: [] }
   })
   t.same(latexToTypst("a = b \\notag", "display"), {
     ok: true,
-    value: { typst: "a eq b", tag: null, notag: true, label: null, references: [] }
+    value: { typst: "a eq b", tag: null, tagMath: null, notag: true, label: null, references: [] }
   })
   t.same(latexToTypst("a = b \\nonumber", "display"), {
     ok: true,
-    value: { typst: "a eq b", tag: null, notag: true, label: null, references: [] }
+    value: { typst: "a eq b", tag: null, tagMath: null, notag: true, label: null, references: [] }
   })
-  t.same(latexToTypst("x \\tag{$*$}", "display"), { ok: false, reason: "only plain text inside \\tag" })
+  t.same(latexToTypst("x \\tag{$*$}", "display"), {
+    ok: true,
+    value: { typst: "x", tag: null, tagMath: "ast.op", notag: false, label: null, references: [] }
+  })
 })
 
 t.test("\\ref and \\eqref become numbered placeholders, with their keys in order", async (t) => {
@@ -202,8 +260,9 @@ t.test("\\ref and \\eqref become numbered placeholders, with their keys in order
   t.same(result, {
     ok: true,
     value: {
-      typst: `"by "${REF_PLACEHOLDER(0)}" and "${REF_PLACEHOLDER(1)}`,
+      typst: `#pr.math-text("by ")${REF_PLACEHOLDER(0)}#pr.math-text(" and ")${REF_PLACEHOLDER(1)}`,
       tag: null,
+      tagMath: null,
       notag: false,
       label: null,
       references: [
@@ -224,9 +283,14 @@ const REFUSALS: ReadonlyArray<readonly [string, string, "inline" | "display"]> =
   ["\\href{http://x}{y}", "unsupported command \\href", "display"],
   ["\\url{http://x}", "unsupported command \\url", "display"],
   ["\\catcode`\\#=11", "unsupported command \\catcode", "display"],
-  ["\\color{red} x", "unsupported command \\color", "display"],
+  ["\\color{javascript} x", "an unknown colour (javascript): use a name such as red or a hex colour such as #cc0000", "display"],
+  ["\\textcolor{#ff00zz}{x}", "an unknown colour (#ff00zz): use a name such as red or a hex colour such as #cc0000", "display"],
+  ["\\kern 3furlongs", "a length that is not a number and a unit (3fu)", "display"],
+  ["\\hspace{1e9em}", "a length that is not a number and a unit (1e9em)", "display"],
+  ["\\hspace{1000em}", "a length over 100 (1000em)", "display"],
+  ["\\begin{array}{p{3cm}} a \\end{array}", "an array column specification other than l, c, r and | (p3cm)", "display"],
+  ["\\begin{pmatrix*}[x] a \\end{pmatrix*}", "a matrix alignment other than l, c or r (x)", "display"],
   ["\\begin{tabular}{c} x \\end{tabular}", "unsupported environment tabular", "display"],
-  ["\\begin{array}{cc} a & b \\end{array}", "unsupported environment array", "display"],
   ["{x", "unbalanced braces", "display"],
   ["x}", "unbalanced braces", "display"],
   ["\\frac{a}", "\\frac needs an argument", "display"],
@@ -240,8 +304,8 @@ const REFUSALS: ReadonlyArray<readonly [string, string, "inline" | "display"]> =
   ["a & b", "& outside an alignment environment", "display"],
   ["50% off", "a % comment (write \\% for a percent sign)", "display"],
   ["\\text{\\\\}", "only plain text inside \\text", "display"],
-  ["\\text{$x$}", "only plain text inside \\text", "display"],
-  ["\\operatorname{\\alpha}", "only plain text inside \\operatorname", "display"],
+  ["\\text{\\alpha}", "only plain text inside \\text", "display"],
+  ["\\operatorname{\\input{x}}", "unsupported command \\input", "display"],
   ["x \\tag{1}", "\\tag in an inline formula", "inline"],
   ["x \\label{a}", "\\label in an inline formula", "inline"],
   ["x \\notag", "\\notag in an inline formula", "inline"],

@@ -1,11 +1,13 @@
 /**
  * How formulas sit on the page, measured in the PDF: a display formula stands apart from the
- * paragraphs around it even where paragraphs are spaced only by their leading, and `cases` sets
- * its conditions a quad after its values, in a column, as LaTeX does.
+ * paragraphs around it even where paragraphs are spaced only by their leading, `cases` sets its
+ * conditions a quad after its values, in a column, as LaTeX does, and formulas are set in the math
+ * face that matches the text (STIX Two Math beside serif, Noto Sans Math beside sans) with their
+ * `\text{…}` in the text face.
  */
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
-import { pdfChars } from "../helpers/pdf.ts"
+import { fontsOf, pdfChars } from "../helpers/pdf.ts"
 import { testEngine } from "../helpers/render.ts"
 
 const renderer = await Renderer.create({ engine: testEngine, workers: 1, timeoutMs: 60_000 })
@@ -40,4 +42,22 @@ t.test("cases: the conditions start a quad after the widest value, in one column
     otherwiseStart,
     em: minus.size
   })
+})
+
+t.test("formulas in STIX Two Math on a serif page and Noto Sans Math on a sans one, their words in the text face", async (t) => {
+  const markdown = "Let $\\sum_k x_k = y$ hold.\n\n$$\nf(x) = \\text{Qz if $x>0$}\n$$\n"
+  const cases = [
+    // academic sets its text in Source Serif 4, clean in Inter (docs/templates.md).
+    { templateId: "academic", math: "STIXTwoMath-Regular", text: "SourceSerif4-Regular" },
+    { templateId: "clean", math: "NotoSansMath-Regular", text: "Inter-Regular" }
+  ]
+  for (const { templateId, math, text } of cases) {
+    const { pdf, warnings } = await renderer.render({ markdown, templateId })
+    t.same(warnings, [], templateId)
+    const chars = pdfChars(pdf)
+    t.same(fontsOf(chars, "\u2211"), [math], `${templateId}: the sum sign`)
+    t.same(fontsOf(chars, "="), [math], `${templateId}: the equals signs`)
+    t.same(fontsOf(chars, ">"), [math], `${templateId}: the formula inside \\text{…}`)
+    t.same(fontsOf(chars, "Q"), [text], `${templateId}: \\text{…} in the text face`)
+  }
 })

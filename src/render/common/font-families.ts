@@ -6,7 +6,7 @@
 import manifest from "../../../fonts/manifest.json" with { type: "json" }
 
 export const FONT_FAMILIES: ReadonlyArray<string> = [...new Set(manifest.fonts.map((font) => font.family))]
-  .filter((family) => family !== "Noto Sans Symbols 2" && family !== "Noto Sans Math")
+  .filter((family) => !["Noto Sans Symbols 2", "Noto Sans Math", "STIX Two Math"].includes(family))
   .sort()
 
 /**

@@ -8,6 +8,8 @@ import type { EmbeddedImage } from "../markdown/images.ts"
 import { parseMarkdown } from "../markdown/parse.ts"
 import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
 import { typstString } from "../math/typst-literal.ts"
+import type { Nodes, Root } from "mdast"
+import { toString as plainText } from "mdast-util-to-string"
 
 export type { TypesetJob, TypesetResult }
 
@@ -26,11 +28,25 @@ export const mainSource = (templateId: string, settings: string, markup: string)
     `#import "/templates/${templateId}.typ": template`,
     `#let cfg = json(bytes(${typstString(settings)}))`,
     // No creation date: the same input must give the same bytes.
-    `#set document(title: pr.meta(cfg, "title"), author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
+    // Without a front-matter title, the first heading names the PDF (its metadata only: the page shows what the template shows).
+    `#set document(title: if pr.meta(cfg, "title") != none { pr.meta(cfg, "title") } else { cfg.headingTitle }, author: pr.meta-list(cfg, "author"), keywords: pr.meta-list(cfg, "keywords"), date: none)`,
     `#show: template.with(cfg)`,
     markup,
     ""
   ].join("\n")
+
+/** The plain text of the document's first heading (a PDF's title when front matter gives none), or null. */
+const firstHeading = (root: Root): string | null => {
+  const stack: Array<Nodes> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.type === "heading") {
+      const text = plainText(node).replace(/\s+/g, " ").trim()
+      if (text !== "") return text
+    } else if ("children" in node) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes)
+  }
+  return null
+}
 
 const tooDeep = (error: unknown): never => {
   // The parser and the converter recurse per level of nesting; past what the stack holds the
@@ -46,7 +62,13 @@ export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResul
   } catch (error) {
     return tooDeep(error)
   }
-  const settings = JSON.stringify({ templateId: job.templateId, meta: parsed.frontMatter, options: job.options, locale: job.locale })
+  const settings = JSON.stringify({
+    templateId: job.templateId,
+    meta: parsed.frontMatter,
+    options: job.options,
+    locale: job.locale,
+    headingTitle: firstHeading(parsed.root)
+  })
   const convert = (undecodableImages?: ReadonlySet<string>): TypstBody => {
     try {
       return toTypst(parsed.root, { undecodableImages })

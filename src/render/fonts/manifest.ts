@@ -18,6 +18,12 @@ export interface FontEntry {
   readonly version: string
   /** Path of the file inside its package. */
   readonly file: string
+  /**
+   * For a face its package publishes only as WOFF (which Typst does not read): where `npm run build`
+   * writes the OpenType file decoded from `file` (scripts/build.ts), relative to the package root.
+   * `sha256` is then the decoded file's.
+   */
+  readonly decoded?: string
   readonly sha256: string
 }
 
@@ -56,12 +62,16 @@ const require = createRequire(join(packageRoot, "package.json"))
  */
 export const packagedFontsDir = join(packageRoot, "fonts", "files")
 
-/** A file of an installed font package (a checkout's devDependencies). */
+/** A file of an installed font package (a checkout's devDependencies; for a decoded face, the WOFF it is decoded from). */
 export const installedFontPath = (entry: Pick<FontEntry, "package" | "file">): string =>
   join(dirname(require.resolve(`${entry.package}/package.json`)), entry.file)
 
-/** The packaged copy of a font file when there is one (an installed package), else the font package's own. */
-export const fontFilePath = (entry: Pick<FontEntry, "package" | "file">): string => {
+/**
+ * The file the compiler reads: a decoded face's build output (dist/, which the package carries),
+ * else the packaged copy when there is one (an installed package), else the font package's own.
+ */
+export const fontFilePath = (entry: Pick<FontEntry, "package" | "file" | "decoded">): string => {
+  if (entry.decoded !== undefined) return join(packageRoot, entry.decoded)
   const packaged = join(packagedFontsDir, entry.package, entry.file)
   return existsSync(packaged) ? packaged : installedFontPath(entry)
 }
@@ -80,7 +90,8 @@ export const fontSetSha256 = (manifest: FontManifest): string =>
 /** Checks every font of the manifest (throws a FontSetError naming the first bad file). */
 export const verifyFonts = (manifest: FontManifest = readManifest()): ReadonlyArray<VerifiedFont> =>
   manifest.fonts.map((entry) => {
-    const where = `${entry.package}/${entry.file}`
+    // A decoded face is named by the file the build writes (npm install runs the build).
+    const where = entry.decoded ?? `${entry.package}/${entry.file}`
     let path: string
     try {
       path = fontFilePath(entry)

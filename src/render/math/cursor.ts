@@ -70,6 +70,12 @@ export class Cursor {
     return [a, b]
   }
 
+  /** A macro's first three mandatory arguments (\fcolorbox). */
+  args3(m: Ast.Macro): readonly [ReadonlyArray<Ast.Node>, ReadonlyArray<Ast.Node>, ReadonlyArray<Ast.Node>] {
+    const [a = [], b = [], c = []] = this.mandatory(m, 3)
+    return [a, b, c]
+  }
+
   /** The optional `[…]` argument the parser attached (\sqrt[n]), or null. */
   optional(m: Ast.Macro): ReadonlyArray<Ast.Node> | null {
     return (m.args ?? []).find((a) => a.openMark === "[")?.content ?? null
@@ -78,6 +84,30 @@ export class Cursor {
   /** Whether the parser read a `*` after the macro (\operatorname*). */
   starred(m: Ast.Macro): boolean {
     return (m.args ?? []).some((a) => a.openMark === "" && a.content.some((c) => c.type === "string" && c.content === "*"))
+  }
+
+  /** An optional `[…]` the parser left as characters (`\xrightarrow[under]{over}`), taken; or null. */
+  bracketed(): ReadonlyArray<Ast.Node> | null {
+    const open = this.peek()
+    if (open?.type !== "string" || open.content !== "[") return null
+    const start = this.nodes.indexOf(open, this.index)
+    const close = this.nodes.findIndex((n, i) => i > start && n.type === "string" && n.content === "]")
+    if (close < 0) return refuse("an unclosed [")
+    this.index = close + 1
+    return this.nodes.slice(start + 1, close)
+  }
+
+  /** A TeX length written after a primitive (`\kern-1.5em`, `\mkern 3mu`): sign, number and two-letter unit. */
+  dimension(what: string): string {
+    let text = ""
+    while (!this.done && text.length < 20) {
+      const node = this.nodes[this.index]!
+      if (node.type !== "string") break
+      text += node.content
+      this.index++
+      if (/[a-z]{2}$/.test(text)) return text
+    }
+    return refuse(`${what} needs a length`)
   }
 
   private mandatory(m: Ast.Macro, count: number): Array<ReadonlyArray<Ast.Node>> {

@@ -73,16 +73,19 @@ export class Formulas {
     const entry = this.display.get(node)
     if (entry === undefined || "failure" in entry) return this.unsupported(node, entry?.failure ?? "not converted", true)
     const { conversion, label } = entry
+    const tagged = conversion.tag !== null || conversion.tagMath !== null
     const numbering = conversion.notag
       ? "none"
       : conversion.tag !== null
         ? `_ => ${typstString(`(${conversion.tag})`)}`
-        : label !== null
-          ? `"(1)"`
-          : null
+        : conversion.tagMath !== null
+          ? `_ => [(#$${conversion.tagMath}$)]`
+          : label !== null
+            ? `"(1)"`
+            : null
     const equation = `#math.equation(block: true, ${numbering === null ? "" : `numbering: ${numbering}, `}$ ${this.withReferences(conversion, node)} $)`
     // A tag shows its own text and takes no number from the sequence the others count.
-    const untagged = conversion.tag !== null && !conversion.notag ? "#counter(math.equation).update(n => n - 1)" : ""
+    const untagged = tagged && !conversion.notag ? "#counter(math.equation).update(n => n - 1)" : ""
     return `${equation}${label === null ? "" : ` <${label}>`}${untagged}`
   }
 

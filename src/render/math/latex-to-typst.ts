@@ -13,16 +13,19 @@ import { typstString } from "./typst-literal.ts"
 import { type Atom, atom, renderAtom } from "./atoms.ts"
 import { Cursor, characters, macroSource } from "./cursor.ts"
 import { Refusal, refuse } from "./refusal.ts"
+import { color, DELIMITER_SIZES, FONT_SIZES, length, nested } from "./code.ts"
+import { arrayColumns, augment, matrixAlign } from "./arrays.ts"
 import {
   ALIGNMENTS,
+  ARROWS,
   CHARACTERS,
+  CLASSES,
   DELIMITERS,
   ESCAPED_CHARACTERS,
   FRACTIONS,
   MATRICES,
   NEGATIONS,
   OPERATORS,
-  SIZES,
   SPACES,
   SYMBOLS,
   TEXTS,
@@ -34,6 +37,8 @@ export interface MathConversion {
   readonly typst: string
   /** Display formulas only: the number to show from \tag{…} (as text), or null. */
   readonly tag: string | null
+  /** Display formulas only: a \tag with math in it (`\tag{$*$}`), as math markup; `tag` is then null. */
+  readonly tagMath: string | null
   /** Display formulas only: \notag or \nonumber was given. */
   readonly notag: boolean
   /** Display formulas only: the user's \label{…} key (plain text), or null. */
@@ -75,14 +80,18 @@ const envName = (node: Ast.Environment): string => {
  * string literal as a space, so none is written beside one (`"H"_(2)"O"`, not `"H"_(2) "O"`).
  */
 const joinAtoms = (parts: ReadonlyArray<string>): string =>
-  parts.reduce(
-    (markup, part) => (markup === "" ? part : markup.endsWith('"') || part.startsWith('"') ? markup + part : `${markup} ${part}`),
-    ""
-  )
+  parts.reduce((markup, part) => (markup === "" ? part : endsText(markup) || startsText(part) ? markup + part : `${markup} ${part}`), "")
+
+/** Text from the converter's own code (`#pr.math-text("…")`) is text as much as a string literal is. */
+const startsText = (markup: string) => markup.startsWith('"') || markup.startsWith("#")
+const endsText = (markup: string) => markup.endsWith('"') || /#[^#]*(?:\)|\])$/.test(markup)
 
 class Emitter {
   private depth = 0
+  /** The size command in force (code.ts FONT_SIZES), 1 outside any. */
+  private fontSize = 1
   tag: string | null = null
+  tagMath: string | null = null
   notag = false
   label: string | null = null
   readonly references: Array<{ key: string; eqref: boolean }> = []
@@ -191,27 +200,106 @@ class Emitter {
       const call = `${fraction.fn}(${this.list(a)}, ${this.list(b)})`
       return fraction.style ? `${fraction.style}(${call})` : call
     }
-    const textStyle = TEXTS[name]
-    if (textStyle !== undefined) {
-      const text = typstString(plainText(s.arg(m), macroSource(m)))
-      return textStyle ? `${textStyle}(${text})` : text
+    const textMacro = TEXTS[name]
+    if (textMacro !== undefined) {
+      const text = this.text(s.arg(m), macroSource(m), textMacro.style)
+      return textMacro.wrapper ? `${textMacro.wrapper}(${text})` : text
     }
-    if (SIZES.has(name)) {
+    const delimiterSize = DELIMITER_SIZES[name]
+    if (delimiterSize !== undefined) {
       // Outside \left…\right a sized bar is ordinary, as a bare one is (`\Big|_0^1`).
       const sized = delimiter(s.next())
-      return sized.startsWith("bar.") ? `class("normal", ${sized})` : sized
+      if (sized === "") return null
+      const lr = `lr(${sized}, size: #${delimiterSize}%)`
+      return sized.startsWith("bar.") ? `class("normal", ${lr})` : lr
+    }
+    const fontSize = FONT_SIZES[name]
+    if (fontSize !== undefined) {
+      // LaTeX's sizes are absolute: within \tiny, \Huge is 2.488 times the normal size, not \tiny's.
+      const outer = this.fontSize
+      this.fontSize = fontSize
+      const sized = this.code(`#text(size: ${Math.round((fontSize / outer) * 1000) / 1000}em)`, s.takeRest())
+      this.fontSize = outer
+      return sized
+    }
+    const mathClass = CLASSES[name]
+    if (mathClass !== undefined) return `class("${mathClass}", ${this.list(s.arg(m)) || '""'})`
+    const arrow = ARROWS[name]
+    if (arrow !== undefined) {
+      const under = s.bracketed()
+      const over = this.list(s.arg(m))
+      return `limits(${arrow})${under === null ? "" : `_(${this.list(under)})`}^(${over || '""'})`
     }
     switch (name) {
       case "operatorname": {
-        const op = `op(${typstString(plainText(s.arg(m), macroSource(m)))})`
+        const arg = s.arg(m)
+        const scripted = characters(arg).some(
+          (n) => (n.type === "string" || n.type === "macro") && (n.content === "_" || n.content === "^")
+        )
+        const plain = scripted ? null : plainTextOrNull(arg)
+        // A name with math in it (`\operatorname{arg\,max_x}`) is set upright as an operator.
+        const op = plain !== null ? `op(${typstString(plain)})` : `op(upright(${this.list(arg) || '""'}))`
         return s.starred(m) ? `limits(${op})` : op
       }
+      case "color":
+        return this.code(`#text(fill: ${color(plainText(s.arg(m), macroSource(m)))})`, s.takeRest())
+      case "textcolor": {
+        const [spec, body] = s.args2(m)
+        return this.code(`#text(fill: ${color(plainText(spec, macroSource(m)))})`, body)
+      }
+      case "colorbox": {
+        const [spec, body] = s.args2(m)
+        return this.code(
+          `#box(fill: ${color(plainText(spec, macroSource(m)))}, inset: (x: 0.2em, y: 0.25em))`,
+          [],
+          this.text(body, macroSource(m))
+        )
+      }
+      case "fcolorbox": {
+        const [frame, fill, text] = s.args3(m)
+        const body = this.text(text, macroSource(m))
+        const stroke = color(plainText(frame, macroSource(m)))
+        return this.code(
+          `#box(fill: ${color(plainText(fill, macroSource(m)))}, stroke: 0.04em + ${stroke}, inset: (x: 0.2em, y: 0.25em))`,
+          [],
+          body
+        )
+      }
+      case "boxed":
+        return this.code("#box(stroke: 0.04em, inset: 0.25em)", s.arg(m))
+      case "fbox":
+        return this.code("#box(stroke: 0.04em, inset: 0.25em)", [], this.text(s.arg(m), macroSource(m)))
+      case "rule": {
+        const raise = s.optional(m)
+        const [width, height] = s.args2(m).map((a) => length(plainText(a, macroSource(m))))
+        const baseline = raise === null ? "" : `, baseline: -${length(plainText(raise, macroSource(m)))}`.replace("--", "")
+        return `#box(width: ${width}, height: ${height}, fill: black${baseline})`
+      }
+      case "kern":
+      case "mkern":
+      case "hskip":
+      case "mskip":
+        return `#h(${length(s.dimension(macroSource(m)))})`
+      case "hspace":
+      case "mspace":
+        return `#h(${length(plainText(s.arg(m), macroSource(m)))})`
+      case "phantom":
+        return this.code("#hide", s.arg(m))
+      case "hphantom":
+        return `#box(height: 0pt)[${this.code("#hide", s.arg(m))}]`
+      case "vphantom":
+        return `#box(width: 0pt)[${this.code("#hide", s.arg(m))}]`
+      case "smash":
+        s.optional(m)
+        return this.code("#box(height: 0pt)", s.arg(m))
+      case "underbracket":
+      case "overbracket":
       case "underbrace":
       case "overbrace": {
         const body = this.list(s.arg(m))
         // The brace's label is the script that follows it.
         const follows = s.peek()
-        if (follows?.type === "macro" && follows.content === (name === "underbrace" ? "_" : "^")) {
+        if (follows?.type === "macro" && follows.content === (name.startsWith("under") ? "_" : "^")) {
           s.next()
           return `${name}(${body}, ${this.list(s.arg(follows))})`
         }
@@ -226,10 +314,6 @@ class Emitter {
       case "substack":
         // Lines under a big operator: Typst breaks lines inside a script as in a display.
         return this.aligned(s.arg(m))
-      case "xrightarrow":
-      case "xleftarrow":
-        // A long arrow rather than `stretch`: stretched arrows assemble badly in Noto Sans Math (Typst warns).
-        return `limits(${name === "xrightarrow" ? "arrow.r.long" : "arrow.l.long"})^(${this.list(s.arg(m))})`
       case "bmod":
         return "mod"
       case "mod":
@@ -257,9 +341,14 @@ class Emitter {
       }
       case "\\":
         return "\\"
-      case "tag":
-        this.tag = this.displayText(m, s)
+      case "tag": {
+        this.displayOnly(m)
+        const arg = s.arg(m)
+        const plain = plainTextOrNull(arg)
+        if (plain !== null) this.tag = plain
+        else this.tagMath = this.text(arg, macroSource(m))
         return null
+      }
       case "label":
         this.label = this.displayText(m, s)
         return null
@@ -274,6 +363,32 @@ class Emitter {
         return REF_PLACEHOLDER(this.references.length - 1)
     }
     return refuse(`unsupported command ${macroSource(m)}`)
+  }
+
+  /** Code the converter builds (code.ts) around a nested formula: these nodes, or markup already written. */
+  private code(head: string, nodes: ReadonlyArray<Ast.Node>, markup?: string): string {
+    return `${head}${nested(markup ?? this.list(nodes), this.mode === "display")}`
+  }
+
+  /**
+   * The argument of \text and its kin: its words in the text face around the formula (the
+   * template's `math-text`), a formula written inside it (`\text{if $x > 0$}`) as math.
+   */
+  private text(nodes: ReadonlyArray<Ast.Node>, what: string, style: string | null = null): string {
+    const parts: Array<string> = []
+    let run: Array<Ast.Node> = []
+    const flush = () => {
+      if (run.length > 0) parts.push(mathText(plainText(run, what), style))
+      run = []
+    }
+    for (const node of nodes) {
+      if (node.type === "inlinemath") {
+        flush()
+        parts.push(this.list(node.content))
+      } else run.push(node)
+    }
+    flush()
+    return parts.length === 0 ? mathText("") : joinAtoms(parts.filter((p) => p !== ""))
   }
 
   private displayOnly(m: Ast.Macro): void {
@@ -312,21 +427,59 @@ class Emitter {
     const name = envName(node)
     const matrix = MATRICES[name]
     if (matrix !== undefined) {
-      const cells = this.rows(node.content)
-        .map((row) => row.map((cell) => this.list(cell)).join(", "))
-        .join("; ")
-      const mat = `mat(delim: ${matrix}, ${cells})`
+      const align = name.endsWith("*") ? `align: ${matrixAlign(optionalText(node))}, ` : ""
+      const { rows, hlines } = this.ruledRows(node.content)
+      const mat = `mat(delim: ${matrix}, ${align}${augment([], hlines)}${this.cells(rows)})`
       return name === "smallmatrix" ? `inline(${mat})` : mat
     }
-    if (name === "cases")
-      return `cases(${this.rows(node.content)
-        .map((row) => this.row(row, CASES_SEPARATOR))
-        .join(", ")})`
+    if (name === "array" || name === "darray") return this.array(node)
+    const cases = CASES[name]
+    if (cases !== undefined) {
+      const rows = this.rows(node.content).map((row) => {
+        const cells = cases.display ? row.map((cell) => [{ type: "macro", content: "displaystyle" } as Ast.Node, ...cell]) : row
+        return this.row(cells, CASES_SEPARATOR)
+      })
+      return `cases(${cases.reverse ? "reverse: #true, " : ""}${rows.join(", ")})`
+    }
     if (ALIGNMENTS.has(name)) {
       if (this.mode !== "display") refuse(`the ${name} environment in an inline formula`)
-      return this.aligned(node.content)
+      // alignat's column count is the first group of its content: Typst counts the `&`s itself.
+      const content = name.startsWith("alignat") || name === "alignedat" ? dropFirstGroup(node.content) : node.content
+      return this.aligned(content)
     }
     return refuse(`unsupported environment ${name}`)
+  }
+
+  /** `array`: a matrix without delimiters, its rules from the column specification and `\\hline`. */
+  private array(node: Ast.Environment): string {
+    const spec = (node.args ?? []).find((a) => a.openMark === "{")
+    const { align, vlines } = arrayColumns(
+      spec === undefined ? refuse("an array without a column specification") : plainText(spec.content, "an array's columns")
+    )
+    const { rows, hlines } = this.ruledRows(node.content)
+    return `mat(delim: #none, align: ${align}, ${augment(vlines, hlines)}${this.cells(rows)})`
+  }
+
+  /** Rows of a matrix or array, with the rows a `\\hline` or `\\hdashline` is drawn above. */
+  private ruledRows(content: ReadonlyArray<Ast.Node>): { rows: Array<Array<Array<Ast.Node>>>; hlines: Array<number> } {
+    const hlines: Array<number> = []
+    const rows = this.rows(content).map((row, r) => {
+      const [first = [], ...rest] = row
+      const kept = first.filter((n) => {
+        const rule = n.type === "macro" && (n.content === "hline" || n.content === "hdashline")
+        if (rule && !hlines.includes(r)) hlines.push(r)
+        return !rule
+      })
+      return [kept, ...rest]
+    })
+    // A rule after the last row is a row of its own, with nothing else in it.
+    const last = rows[rows.length - 1]!
+    if (rows.length > 1 && last.length === 1 && last[0]!.every((n) => n.type === "whitespace")) rows.pop()
+    return { rows, hlines }
+  }
+
+  private cells(rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<Ast.Node>>>): string {
+    return rows.map((row) => row.map((cell) => this.list(cell)).join(", ")).join("; ")
   }
 
   /** Rows of cells as Typst writes them in a display: `&` aligns, `\\` breaks the line. */
@@ -345,7 +498,7 @@ class Emitter {
     const rows: Array<Array<Array<Ast.Node>>> = [[[]]]
     for (const node of characters(content)) {
       const row = rows[rows.length - 1]!
-      if (node.type === "macro" && node.content === "\\") rows.push([[]])
+      if (node.type === "macro" && (node.content === "\\" || node.content === "cr" || node.content === "newline")) rows.push([[]])
       else if (node.type === "string" && node.content === "&") row.push([])
       else row[row.length - 1]!.push(node)
     }
@@ -354,6 +507,39 @@ class Emitter {
     if (rows.length > 1 && lastRow.length === 1 && lastRow[0]!.every((n) => n.type === "whitespace")) rows.pop()
     return rows
   }
+}
+
+/** Words of text in a formula, set in the text face by the template library's `math-text` (typst-templates/lib/pressroom.typ). */
+const mathText = (text: string, style: string | null = null): string =>
+  `#pr.math-text(${typstString(text)}${style === null ? "" : `, ${style}`})`
+
+/** plainText, or null when the nodes hold more than text. */
+const plainTextOrNull = (nodes: ReadonlyArray<Ast.Node>): string | null => {
+  try {
+    return plainText(nodes, "")
+  } catch (error) {
+    if (error instanceof Refusal) return null
+    throw error
+  }
+}
+
+/** The `cases` family: `rcases` puts the brace on the right, `dcases` sets its cells in display style. */
+const CASES: Readonly<Record<string, { readonly reverse: boolean; readonly display: boolean }>> = {
+  cases: { reverse: false, display: false },
+  dcases: { reverse: false, display: true },
+  rcases: { reverse: true, display: false },
+  drcases: { reverse: true, display: true }
+}
+
+/** A starred matrix's `[r]`, which the parser attaches as an optional argument; or null. */
+const optionalText = (node: Ast.Environment): string | null => {
+  const arg = (node.args ?? []).find((a) => a.openMark === "[")
+  return arg === undefined ? null : plainText(arg.content, "a matrix's alignment")
+}
+
+const dropFirstGroup = (content: ReadonlyArray<Ast.Node>): ReadonlyArray<Ast.Node> => {
+  const i = content.findIndex((n) => n.type !== "whitespace")
+  return content[i]?.type === "group" ? content.slice(i + 1) : content
 }
 
 const delimiter = (node: Ast.Node | undefined): string => {
@@ -399,8 +585,8 @@ export const latexToTypst = (latex: string, mode: "inline" | "display"): MathRes
   try {
     const emitter = new Emitter(mode)
     const typst = emitter.list(parseLatex(latex))
-    const { tag, notag, label, references } = emitter
-    return { ok: true, value: { typst, tag, notag, label, references } }
+    const { tag, tagMath, notag, label, references } = emitter
+    return { ok: true, value: { typst, tag, tagMath, notag, label, references } }
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, reason: error.message }
     // The parser's own errors (a stray `\begin`, say) and a stack overflow are refusals too.
