@@ -26,9 +26,12 @@ const copy = (from: string, to: string, sha256?: string) => {
 
 const { fonts } = readManifest()
 // A decoded face (STIX Two Math, published only as WOFF) travels in dist/ as the build decoded it.
-for (const font of fonts.filter((font) => font.decoded === undefined)) copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
+for (const font of fonts.filter((font) => font.decoded === undefined))
+  copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
 const packages = [...new Set(fonts.map((font) => font.package))]
 for (const name of packages) {
   for (const licence of LICENCES) copy(installedFontPath({ package: name, file: licence }), join(packagedFontsDir, name, licence))
 }
-console.log(`fonts/files: ${fonts.filter((font) => font.decoded === undefined).length} font files and the licences of ${packages.length} packages`)
+console.log(
+  `fonts/files: ${fonts.filter((font) => font.decoded === undefined).length} font files and the licences of ${packages.length} packages`
+)

@@ -48,8 +48,8 @@ t.test("formulas in STIX Two Math on a serif page and Noto Sans Math on a sans o
   const markdown = "Let $\\sum_k x_k = y$ hold.\n\n$$\nf(x) = \\text{Qz if $x>0$}\n$$\n"
   const cases = [
     // academic sets its text in Source Serif 4, clean in Inter (docs/templates.md).
-    { templateId: "academic", math: "STIXTwoMath-Regular", text: "SourceSerif4-Regular" },
-    { templateId: "clean", math: "NotoSansMath-Regular", text: "Inter-Regular" }
+    { templateId: "academic" as const, math: "STIXTwoMath-Regular", text: "SourceSerif4-Regular" },
+    { templateId: "clean" as const, math: "NotoSansMath-Regular", text: "Inter-Regular" }
   ]
   for (const { templateId, math, text } of cases) {
     const { pdf, warnings } = await renderer.render({ markdown, templateId })
