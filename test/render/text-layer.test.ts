@@ -16,11 +16,13 @@ import { type Locale, LOCALES } from "../../src/render/locales.ts"
 import { Renderer } from "../../src/render/renderer.ts"
 import { REPORTS } from "../fixtures/reports.ts"
 import { pageTexts, pdfjsPageTexts } from "../helpers/pdf.ts"
+import { pdfiumPageTexts } from "../helpers/pdfium.ts"
 import { mapLimit, testEngine } from "../helpers/render.ts"
 import { sampled, share } from "../helpers/sample.ts"
 import { lostWords, softHyphenBreaks } from "../helpers/words.ts"
 
-type Extractor = "mupdf" | "pdf.js"
+const EXTRACTORS = ["mupdf", "pdf.js", "PDFium"] as const
+type Extractor = (typeof EXTRACTORS)[number]
 
 const READER_LIMITS: Partial<Record<`${Locale} ${Extractor}`, string>> = {
   "hi pdf.js":
@@ -39,7 +41,13 @@ const read = async (markdown: string, templateId: string, locale: Locale): Promi
   const { pdf } = await renderer.render({ markdown, templateId, locale })
   const mupdf = pageTexts(pdf).join("\n")
   const pdfjs = (await pdfjsPageTexts(pdf)).join("\n")
-  return { mupdf: lostWords(markdown, mupdf, locale), "pdf.js": lostWords(markdown, pdfjs, locale, softHyphenBreaks(mupdf)) }
+  const pdfium = (await pdfiumPageTexts(pdf)).join("\n")
+  const breaks = softHyphenBreaks(mupdf)
+  return {
+    mupdf: lostWords(markdown, mupdf, locale),
+    "pdf.js": lostWords(markdown, pdfjs, locale, breaks),
+    PDFium: lostWords(markdown, pdfium, locale, breaks)
+  }
 }
 
 const limit = (locale: Locale, extractor: Extractor) => {
@@ -52,7 +60,7 @@ LOCALES.forEach((locale, l) => {
   t.test(`${locale}: every word intact in ${share(templateIds.length, TEMPLATE_IDS.length)} templates`, async (t) => {
     const lost = await mapLimit(templateIds, 2, (templateId) => read(REPORTS[locale], templateId, locale))
     templateIds.forEach((templateId, i) => {
-      for (const extractor of ["mupdf", "pdf.js"] as const) {
+      for (const extractor of EXTRACTORS) {
         t.same(lost[i]![extractor], [], `${templateId}: ${extractor} reads every word`, limit(locale, extractor))
       }
     })
