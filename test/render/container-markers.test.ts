@@ -24,6 +24,16 @@ t.test("markers past the cut are dropped, the rest of the line and the other lin
   t.equal(cutContainerMarkers(`a\r\n${">".repeat(10_000)} deep\r\nb`), `a\r\n${">".repeat(MAX_LINE_CONTAINER_MARKERS)} deep\r\nb`)
   t.equal(cutContainerMarkers(`${"- 1. > ".repeat(50)}x\n`), `${"- 1. > ".repeat(33)}-  x\n`, "list markers count as markers")
   t.equal(
+    cutContainerMarkers(`x[^a]\n\n${"[^a]: ".repeat(MAX_LINE_CONTAINER_MARKERS + 400)}deep\n`),
+    `x[^a]\n\n${"[^a]: ".repeat(MAX_LINE_CONTAINER_MARKERS)} deep\n`,
+    "footnote definitions count as markers"
+  )
+  t.equal(
+    cutContainerMarkers(`${"[^a] ".repeat(500)}\n${"[^a b]: ".repeat(500)}\n${"[^]: ".repeat(500)}\n`),
+    `${"[^a] ".repeat(500)}\n${"[^a b]: ".repeat(500)}\n${"[^]: ".repeat(500)}\n`,
+    "footnote references and labels GFM refuses are no markers"
+  )
+  t.equal(
     cutContainerMarkers(`${"-".repeat(500)}\n${"*a ".repeat(500)}\n`),
     `${"-".repeat(500)}\n${"*a ".repeat(500)}\n`,
     "runs that are no markers"

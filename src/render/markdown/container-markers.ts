@@ -1,6 +1,7 @@
 /**
  * A linear pass over the Markdown, before the parser, that cuts each line's run of container
- * markers (block quote `>`, list item `-`, `+`, `*`, `1.`, `1)`) to MAX_LINE_CONTAINER_MARKERS.
+ * markers (block quote `>`, list item `-`, `+`, `*`, `1.`, `1)`, footnote definition `[^label]:`)
+ * to MAX_LINE_CONTAINER_MARKERS.
  *
  * micromark copies its stack of open containers at every construct it tries, and it tries a few
  * per container on every line: a line that opens d containers costs d² in time and memory. One
@@ -23,6 +24,7 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39
 const markerEnd = (text: string, at: number): number => {
   const code = text.charCodeAt(at)
   if (code === 0x3e) return at + 1 // >
+  if (code === 0x5b) return footnoteDefinitionEnd(text, at) // [
   if (code === 0x2d || code === 0x2b || code === 0x2a) return isBlank(text.charCodeAt(at + 1)) ? at + 1 : -1 // - + *
   let end = at
   while (end - at < 9 && isDigit(text.charCodeAt(end))) end++
@@ -30,6 +32,23 @@ const markerEnd = (text: string, at: number): number => {
   const delimiter = text.charCodeAt(end)
   if (delimiter !== 0x2e && delimiter !== 0x29) return -1 // . )
   return isBlank(text.charCodeAt(end + 1)) ? end + 1 : -1
+}
+
+/** GFM's longest footnote label (micromark-extension-gfm-footnote). */
+const MAX_LABEL = 999
+
+/** The end of a footnote definition's `[^label]:` at `at` (its `[`), or -1; a label holds no blank, `[` or unescaped `]`. */
+const footnoteDefinitionEnd = (text: string, at: number): number => {
+  if (text.charCodeAt(at + 1) !== 0x5e) return -1 // ^
+  let end = at + 2
+  for (;;) {
+    const code = text.charCodeAt(end)
+    if (isBlank(code) || code === 0x5b || end - at - 2 > MAX_LABEL) return -1
+    if (code === 0x5d) break // ]
+    end += code === 0x5c && !isBlank(text.charCodeAt(end + 1)) ? 2 : 1 // \ escapes the next character
+  }
+  if (end === at + 2 || text.charCodeAt(end + 1) !== 0x3a) return -1 // an empty label, or no :
+  return end + 2
 }
 
 const LINE_BREAK = /\r\n?|\n/g

@@ -10,6 +10,7 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../common/warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
+import { lazyRunsKept, quoteLazyLines } from "./lazy-lines.ts"
 import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
 import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
@@ -89,11 +90,25 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
   return frontMatter
 }
 
-export const parseMarkdown = (markdown: string): ParsedMarkdown => {
-  const root = fromMarkdown(cutContainerMarkers(markdown), {
+/** The tree of the Markdown exactly as written (the tests compare the rewritten parses with it). */
+export const parseTree = (markdown: string): Root =>
+  fromMarkdown(markdown, {
     extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
   })
+
+/** The tree of the Markdown with its long runs of lazy lines quoted (lazy-lines.ts) when that gives the same tree. */
+const parseCut = (markdown: string): Root => {
+  const quoted = quoteLazyLines(markdown)
+  if (quoted) {
+    const root = parseTree(quoted.markdown)
+    if (lazyRunsKept(root, quoted.runs)) return root
+  }
+  return parseTree(markdown)
+}
+
+export const parseMarkdown = (markdown: string): ParsedMarkdown => {
+  const root = parseCut(cutContainerMarkers(markdown))
   promoteDisplayParagraphs(root)
   const warnings: Array<RenderWarning> = []
   const frontMatter = readFrontMatter(root, warnings)
