@@ -30,7 +30,10 @@ for (const font of fonts.filter((font) => font.decoded === undefined))
   copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
 const packages = [...new Set(fonts.map((font) => font.package))]
 for (const name of packages) {
-  for (const licence of LICENCES) copy(installedFontPath({ package: name, file: licence }), join(packagedFontsDir, name, licence))
+  // Google Fonts' packages carry both; Fontsource's carries the Open Font License as LICENSE.
+  const licences = LICENCES.filter((licence) => existsSync(installedFontPath({ package: name, file: licence })))
+  if (licences.length === 0) throw new Error(`${name} has no licence file (${LICENCES.join(" or ")})`)
+  for (const licence of licences) copy(installedFontPath({ package: name, file: licence }), join(packagedFontsDir, name, licence))
 }
 console.log(
   `fonts/files: ${fonts.filter((font) => font.decoded === undefined).length} font files and the licences of ${packages.length} packages`
