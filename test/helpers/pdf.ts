@@ -111,6 +111,16 @@ export const linkUris = (bytes: Uint8Array): Array<string> => {
   return out
 }
 
+/** The page (from 1) each link of the document goes to, in order; null for a link that leaves it. */
+export const linkPages = (bytes: Uint8Array): Array<number | null> => {
+  const doc = openPdf(bytes)
+  const out: Array<number | null> = []
+  for (let i = 0; i < doc.countPages(); i++) {
+    for (const link of doc.loadPage(i).getLinks()) out.push(link.isExternal() ? null : doc.resolveLink(link.getURI()) + 1)
+  }
+  return out
+}
+
 export interface OutlineEntry {
   readonly title: string
   readonly depth: number

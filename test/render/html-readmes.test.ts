@@ -4,7 +4,7 @@
  */
 import t from "tap"
 import { Renderer } from "../../src/render/renderer.ts"
-import { linkUris, normalize, pdfText } from "../helpers/pdf.ts"
+import { linkPages, linkUris, normalize, pdfText } from "../helpers/pdf.ts"
 import { testEngine } from "../helpers/render.ts"
 import { HTML_READMES } from "../fixtures/html-readmes.ts"
 import { readFileSync } from "node:fs"
@@ -47,6 +47,24 @@ t.test("#id links reach the element with that id (the user-content- prefix does 
     { links }
   )
   t.match(pdfText(pdf), /to the target and again .*The target\./)
+})
+
+t.test("#… links reach headings by GitHub's anchors, repeated headings numbered; a link to no target is its text", async (t) => {
+  const markdown = [
+    "[Install](#install), [the second](#install-1), [notes](#usage--notes-v2) and [nowhere](#missing).",
+    "# Install",
+    "First.",
+    "<!-- pagebreak -->",
+    "## Install",
+    "Second.",
+    "<!-- pagebreak -->",
+    "## Usage & *notes* `v2`",
+    "Third."
+  ].join("\n\n")
+  const { pdf, warnings } = await render(markdown)
+  t.same(warnings, [])
+  t.same(linkPages(pdf), [1, 2, 3], "three links to the pages of their headings; the fourth is plain text")
+  t.match(pdfText(pdf), /Install, the second, notes and nowhere\./)
 })
 
 t.test("dropped elements are named, comments vanish silently, script and style text never shows", async (t) => {

@@ -9,7 +9,9 @@
  * nested 10,000 levels deep must still render.
  */
 import type { Definition, FootnoteDefinition, Nodes, Parents, PhrasingContent, Root, RootContent, Table } from "mdast"
+import GithubSlugger from "github-slugger"
 import { definitions as collectDefinitions } from "mdast-util-definitions"
+import { toString as headingText } from "mdast-util-to-string"
 import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../common/warnings.ts"
 import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
@@ -59,11 +61,18 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set([
 ])
 
 /** Whether any node of the tree is HTML (walked with a stack: a tree may be 10,000 levels deep). */
-const hasHtml = (root: Root): boolean => {
+const isFragmentLink = (url: string): boolean => url.trim().length > 1 && url.trim().startsWith("#")
+
+/**
+ * Whether the document needs in-document targets: it holds HTML (ids, and links to them) or a
+ * Markdown link to `#…` (a heading's anchor, as GitHub names it, or an HTML id).
+ */
+const hasTargets = (root: Root): boolean => {
   const stack: Array<Nodes> = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
     if (node.type === "html" && !PAGEBREAK.test(node.value.trim())) return true
+    if ((node.type === "link" || node.type === "definition") && isFragmentLink(node.url)) return true
     if ("children" in node) for (const child of node.children) stack.push(child)
   }
   return false
@@ -79,10 +88,12 @@ class Converter {
   private readonly formulas: Formulas
   private nestingWarned = false
   /**
-   * Only for a document with HTML (made at once when `#id` links may reach an id, else at the first
-   * inline comment): a document without converts as it always did.
+   * Only for a document with HTML or `#…` links (made at once when such links may reach a target,
+   * else at the first inline comment): a document without converts as it always did.
    */
   private html: HtmlConverter | undefined
+  /** The headings' anchors, numbered as GitHub numbers repeated ones. */
+  private readonly slugs = new GithubSlugger()
   /** The flow of inline content being converted, for the length of its text runs (text-runs.ts). */
   private runs = new TextRuns()
 
@@ -92,7 +103,7 @@ class Converter {
   ) {
     this.definition = collectDefinitions(root)
     this.formulas = new Formulas(root)
-    this.html = hasHtml(root) ? new HtmlConverter() : undefined
+    this.html = hasTargets(root) ? new HtmlConverter() : undefined
     for (const node of root.children) {
       if (node.type === "footnoteDefinition") this.footnoteDefinitions.set(node.identifier, node)
     }
@@ -177,8 +188,13 @@ class Converter {
     switch (node.type) {
       case "paragraph":
         return this.inlines(node.children, depth)
-      case "heading":
-        return `#heading(level: ${node.depth})[${this.inlines(node.children, depth)}]`
+      case "heading": {
+        const heading = `#heading(level: ${node.depth})[${this.inlines(node.children, depth)}]`
+        // The anchor GitHub gives the heading (`## Getting started` is #getting-started, a second
+        // one #getting-started-1), which `#…` links reach; a generated label, never the text.
+        const label = this.html?.label(this.slugs.slug(headingText(node)))
+        return label === undefined ? heading : `${heading}<${label}>`
+      }
       case "thematicBreak":
         return "#pr.thematic-break()"
       case "blockquote":
@@ -315,8 +331,8 @@ class Converter {
 
   private link(url: string, node: Parents & { children: Array<PhrasingContent> }, depth: number): string {
     const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.flat(node.children)
-    // `#id` reaches an HTML element's id; a document without HTML has none to reach.
-    if (this.html && url.trim().length > 1 && url.trim().startsWith("#")) return this.html.inDocument(url.trim(), content)
+    // `#id` reaches a heading's anchor or an HTML element's id.
+    if (this.html && isFragmentLink(url)) return this.html.inDocument(url.trim(), content)
     if (!LINK_SCHEMES.test(url.trim())) return content
     return `#link(${typstString(url.trim())})[${content === "" ? this.runs.markup(url.trim()) : content}]`
   }

@@ -215,15 +215,20 @@ export class HtmlConverter {
     return `#align(${align})[${markup}]`
   }
 
+  /** The label of the target `key` (an id, or a heading's anchor), unless an earlier one took it. */
+  label(key: string): string | undefined {
+    if (this.labels.has(key)) return undefined
+    const label = `pr-html-${this.labels.size + 1}`
+    this.labels.set(key, label)
+    return label
+  }
+
   /** A target for `#id` links: the first element with an id (or an anchor's name) gets a label. */
   private anchor(node: Element): string {
     const id = node.properties.id ?? (node.tagName === "a" ? node.properties.name : undefined)
     if (typeof id !== "string" || id === "") return ""
-    const key = anchorKey(id)
-    if (this.labels.has(key)) return ""
-    const label = `pr-html-${this.labels.size + 1}`
-    this.labels.set(key, label)
-    return `#metadata(none)<${label}>`
+    const label = this.label(anchorKey(id))
+    return label === undefined ? "" : `#metadata(none)<${label}>`
   }
 
   private link(node: Element, depth: number): string {
