@@ -26,8 +26,8 @@ const copy = (from: string, to: string, sha256?: string) => {
 
 const { fonts } = readManifest()
 // A decoded face (STIX Two Math, published only as WOFF) travels in dist/ as the build decoded it.
-for (const font of fonts.filter((font) => font.decoded === undefined))
-  copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
+const copied = fonts.filter((font) => font.decoded === undefined)
+for (const font of copied) copy(installedFontPath(font), join(packagedFontsDir, font.package, font.file), font.sha256)
 const packages = [...new Set(fonts.map((font) => font.package))]
 for (const name of packages) {
   // Google Fonts' packages carry both; Fontsource's carries the Open Font License as LICENSE.
@@ -35,6 +35,4 @@ for (const name of packages) {
   if (licences.length === 0) throw new Error(`${name} has no licence file (${LICENCES.join(" or ")})`)
   for (const licence of licences) copy(installedFontPath({ package: name, file: licence }), join(packagedFontsDir, name, licence))
 }
-console.log(
-  `fonts/files: ${fonts.filter((font) => font.decoded === undefined).length} font files and the licences of ${packages.length} packages`
-)
+console.log(`fonts/files: ${copied.length} font files and the licences of ${packages.length} packages`)
