@@ -67,6 +67,8 @@ t.test("the web channel in the browser", async (t) => {
       t.equal(previewed.headers()["content-type"], "application/pdf")
       t.match(previewed.headers()["content-security-policy"], /frame-ancestors 'self'/, "only the dashboard may frame it")
       t.match(previewed.headers()["content-disposition"], /^inline/)
+      t.equal(previewed.headers()["cache-control"], "private, no-store", "no cache keeps the PDF, as the API's downloads")
+      t.equal(previewed.headers()["x-content-type-options"], "nosniff")
       const previewText = (await pdfjsPageTexts(new Uint8Array(await previewed.body()))).join(" ")
       t.match(previewText, /Quarterly letter/, "the frame shows the document as typeset (pdf.js)")
       t.match(previewText, /The presses ran all night/)

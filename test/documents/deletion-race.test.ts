@@ -8,7 +8,9 @@
  * lock to its waiters in the order they came). A 50-round race runs on both databases; on PGlite
  * it cannot open a window, since the one connection runs one transaction at a time and admission
  * reads the document inside its own. Last, a deleted document's words (a marker in its Markdown,
- * a formula's \label, its title) are found in no text or JSON column of any table.
+ * a formula's \label, its title) are found in no text or JSON column of any table. Every account
+ * is subscribed to all job events, so that "no job.succeeded delivered" is a claim a delivery
+ * could break, and each cancelled job's job.cancelled is seen arriving.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -18,10 +20,11 @@ import { createAccount, type JsonResponse, requestJson, type TestAccount, usageO
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { sectionsMarkdown, until } from "../helpers/lifecycle.ts"
 import { columnsHolding } from "../helpers/table-scan.ts"
-import { type RunningServer, startServer } from "../helpers/server.ts"
+import type { RunningServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { expectError } from "../helpers/v2-contract.ts"
 import { awaitJob, download, getJob, mutate, newDocument, preview, publish } from "../helpers/v2.ts"
+import { startWebhookServer } from "../helpers/webhooks.ts"
 
 const MARKER = "zqxmarkerwq"
 
@@ -43,17 +46,32 @@ const admittedOrRefused = (t: TestContext, response: JsonResponse, what: string)
   return response.body.job?.id
 }
 
-/** A job of a deleted document, admitted before the deletion committed: it ended cancelled and left nothing. */
-const expectCancelled = async (t: TestContext, server: RunningServer, account: TestAccount, jobId: string, what: string) => {
-  const ended = (await awaitJob(server, account.key, jobId)).body.job
-  t.match(ended, { status: "cancelled", artifactId: null, error: { code: "job_cancelled" } }, `${what}: the job ends cancelled`)
-}
+const EVENTS_PATH = "/race-events"
 
 await forEachDatabase(t, async (t, database) => {
-  const server = await startServer(t, { ...database.env, PRESSROOM_SYNC_THRESHOLD_MS: "0", PRESSROOM_SWEEP_INTERVAL_MS: "600000" })
+  const { server, receiver, subscribe } = await startWebhookServer(t, database, {
+    PRESSROOM_SYNC_THRESHOLD_MS: "0",
+    PRESSROOM_SWEEP_INTERVAL_MS: "600000"
+  })
   /** Documents whose every job must have ended without success (but one, forced: see the end). */
   const raced: Array<string> = []
+  /** Jobs of those documents that were admitted and ended cancelled: each owes a job.cancelled delivery. */
+  const cancelled: Array<string> = []
   let markerDocument = ""
+
+  /** An account subscribed to every job event. */
+  const subscribedAccount = async (monthlyUnits: number) => {
+    const account = await createAccount(server, { monthlyUnits })
+    await subscribe(account, EVENTS_PATH)
+    return account
+  }
+
+  /** A job of a deleted document, admitted before the deletion committed: it ended cancelled and left nothing. */
+  const expectCancelled = async (t: TestContext, account: TestAccount, jobId: string, what: string) => {
+    const ended = (await awaitJob(server, account.key, jobId)).body.job
+    t.match(ended, { status: "cancelled", artifactId: null, error: { code: "job_cancelled" } }, `${what}: the job ends cancelled`)
+    cancelled.push(jobId)
+  }
 
   await t.test("on PostgreSQL, each order forced by a held lock", { skip: database.kind !== "postgres" }, async (t) => {
     // One connection holds the lock; another watches who waits (inside a transaction, the
@@ -63,7 +81,7 @@ await forEachDatabase(t, async (t, database) => {
       await connection.connect()
       t.teardown(() => connection.end())
     }
-    const account = await createAccount(server, { monthlyUnits: 100 })
+    const account = await subscribedAccount(100)
 
     /** Waits until `count` statements matching `pattern` wait on a lock. */
     const waiting = (pattern: string, count: number) =>
@@ -96,7 +114,7 @@ await forEachDatabase(t, async (t, database) => {
         const jobId = admittedOrRefused(t, await admitted, name)
         t.equal((await deleted).status, 202)
         t.ok(jobId, "the render was admitted before the deletion")
-        await expectCancelled(t, server, account, jobId!, name)
+        await expectCancelled(t, account, jobId!, name)
       })
 
       await t.test(`the deletion first, then ${name}: 409 invalid_state_transition`, async (t) => {
@@ -152,13 +170,13 @@ await forEachDatabase(t, async (t, database) => {
       await waiting(SUCCESS, 1)
       await client!.query("commit")
       t.equal((await deleted).status, 202)
-      await expectCancelled(t, server, account, jobId, "the running render")
+      await expectCancelled(t, account, jobId, "the running render")
       t.match(await usageOf(server, account.accountId), { used: usedBefore, reserved: 0 }, "no unit charged, none held")
     })
   })
 
   await t.test("50 rounds of a render and a deletion sent at once: no success, no unit, no artifact, no 500", async (t) => {
-    const account = await createAccount(server, { monthlyUnits: 100 })
+    const account = await subscribedAccount(100)
     const answers = new Map<number, number>()
     const admitted: Array<string> = []
     for (let round = 0; round < 50; round++) {
@@ -177,12 +195,12 @@ await forEachDatabase(t, async (t, database) => {
     }
     t.comment(`answers: ${JSON.stringify(Object.fromEntries(answers))}`)
     t.notOk(answers.has(500), "no 500")
-    for (const jobId of admitted) await expectCancelled(t, server, account, jobId, `job ${jobId}`)
+    for (const jobId of admitted) await expectCancelled(t, account, jobId, `job ${jobId}`)
     t.match(await usageOf(server, account.accountId), { used: 0, reserved: 0 }, "no unit charged or held")
   })
 
   await t.test("a deleted document's marker, label and title are nowhere", async (t) => {
-    const account = await createAccount(server, { monthlyUnits: 10 })
+    const account = await subscribedAccount(10)
     const markdown = `# The ${MARKER} plan\n\nSecret ${MARKER} words.\n\n$$\nE = m \\label{eq:${MARKER}}\n$$\n\nSee \\eqref{eq:${MARKER}x}.\n`
     const { documentId, revisionId } = await newDocument(server, account.key, { markdown, title: `Title ${MARKER}` })
     markerDocument = documentId
@@ -194,6 +212,25 @@ await forEachDatabase(t, async (t, database) => {
     }
     t.equal((await remove(server, account.key, documentId)).status, 202)
     await awaitDeleted(server, account.key, documentId)
+  })
+
+  await t.test("what the receiver got: job.cancelled for each cancelled job, job.succeeded for none but the one allowed", async (t) => {
+    // The one success allowed: on PostgreSQL, the render forced to finish before its deletion.
+    const allowed = database.kind === "postgres" ? 1 : 0
+    // Every cancelled job's event, the allowed success's and the marker document's two successes.
+    const expected = cancelled.length + allowed + 2
+    const received = (await receiver.awaitAt(EVENTS_PATH, expected)).map((delivery) => delivery.json)
+    const ofRaced = received.filter((event) => raced.includes(event.data.job.documentId))
+    t.same(
+      ofRaced
+        .filter((event) => event.type === "job.cancelled")
+        .map((event) => event.data.job.id)
+        .sort(),
+      [...cancelled].sort(),
+      "job.cancelled delivered for each cancelled job, once"
+    )
+    t.equal(ofRaced.filter((event) => event.type === "job.succeeded").length, allowed, "no job.succeeded but the allowed one")
+    t.equal(ofRaced.length, cancelled.length + allowed, "no other event of a raced document")
   })
 
   await t.test("what the database keeps", async (t) => {
@@ -218,7 +255,7 @@ await forEachDatabase(t, async (t, database) => {
     )
     // The one success allowed: on PostgreSQL, the render forced to finish before its deletion.
     const allowed = database.kind === "postgres" ? 1 : 0
-    t.same(left[0], { succeeded: allowed, committed: allowed, available: 0, succeeded_events: allowed, deliveries: 0 })
+    t.same(left[0], { succeeded: allowed, committed: allowed, available: 0, succeeded_events: allowed, deliveries: allowed })
     t.ok(markerDocument, "the marker document was made")
   })
 })

@@ -6,7 +6,7 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { pdfOf, servableArtifact as ownedArtifact } from "../../artifacts/operations.ts"
-import { contentDisposition } from "../../shared/content-disposition.ts"
+import { contentDisposition, PDF_CACHE_CONTROL } from "../../shared/content-disposition.ts"
 import { CurrentMember } from "../member-context.ts"
 import { withRefusalPages } from "../page-errors.ts"
 import { secured } from "../responses.ts"
@@ -20,7 +20,12 @@ const pdfResponse = (artifactId: string, disposition: "inline" | "attachment") =
         contentType: "application/pdf",
         headers: { "content-disposition": contentDisposition(disposition, artifact.filename) }
       })
-      return secured(response, disposition === "inline" ? "'self'" : "'none'")
+      // A PDF's Cache-Control, as every PDF the service sends (issue 30), over the pages' no-store.
+      return HttpServerResponse.setHeader(
+        secured(response, disposition === "inline" ? "'self'" : "'none'"),
+        "cache-control",
+        PDF_CACHE_CONTROL
+      )
     })
   )
 
