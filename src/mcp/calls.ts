@@ -5,7 +5,7 @@
  * matching the tool's output schema, or as an error result holding `{ error: PublishingError }`
  * (contract section 13).
  */
-import { Effect, ParseResult, Schema } from "effect"
+import { Cause, Effect, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentPrincipal, type Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
@@ -66,9 +66,16 @@ export const callTool = <R>(tool: Tool<unknown, unknown, unknown, R>, principal:
   }).pipe(
     Effect.provideService(CurrentPrincipal, principal),
     Effect.catchAll((error) => Effect.succeed(errorResult(error))),
-    Effect.catchAllDefect((defect) =>
-      isPressroomError(defect)
-        ? Effect.succeed(errorResult(defect))
-        : Effect.zipRight(Effect.logError("an MCP tool call failed", defect), Effect.succeed(errorResult(new InternalError())))
-    )
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+      const defect = Cause.squash(cause)
+      if (isPressroomError(defect)) return Effect.succeed(errorResult(defect))
+      // The whole cause in the log (a defect logged as a message alone is written as {}), under
+      // the correlation id the error result quotes.
+      const correlationId = randomUUID()
+      return Effect.as(
+        Effect.logError("an MCP tool call failed", cause).pipe(Effect.annotateLogs({ correlationId, tool: tool.name })),
+        errorResult(new InternalError(), correlationId)
+      )
+    })
   )
