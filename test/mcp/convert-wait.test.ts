@@ -5,7 +5,7 @@
  * that outlasts the wait comes back as its job, with `artifact` and `link` null, followed with
  * get_job and create_download_link. The wait is shortened here so that no test waits 50 s.
  */
-import { ConfigProvider, Duration, Effect, Layer, ManagedRuntime } from "effect"
+import { ConfigProvider, Duration, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -14,7 +14,7 @@ import type { Principal } from "../../src/accounts/principal.ts"
 import { makeLocalStore } from "../../src/artifacts/local-store.ts"
 import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { callTool } from "../../src/mcp/calls.ts"
-import type { Tool } from "../../src/mcp/tool.ts"
+import { type Tool, tool } from "../../src/mcp/tool.ts"
 import { CONVERT_WAIT, tools } from "../../src/mcp/tools.ts"
 import { platformOver } from "../../src/platform.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
@@ -99,6 +99,30 @@ t.test("convert_markdown's wait", (t) =>
 
       const replayed = await call(list, "convert_markdown", { markdown: "gate slow", idempotencyKey: "slow-convert-01" })
       t.equal(replayed.structuredContent.job.id, job.id, "a retry with the key is the same job")
+    })
+
+    await t.test("a database that cannot be reached mid-call is service_unavailable, as REST answers it; any other fault internal_error", async (t) => {
+      // The key is checked before the call (mcp/http.ts), so an outage met there is REST's 503
+      // (test/http/database-outage.test.ts); this is one that begins after it.
+      const failing = (defect: unknown): Tool =>
+        tool({
+          name: "failing",
+          description: "fails",
+          input: Schema.Struct({}),
+          output: Schema.Struct({}),
+          scopes: "documents.read",
+          rateClass: "read",
+          persists: false,
+          run: () => Effect.die(defect)
+        })
+      const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:5432"), { code: "ECONNREFUSED" })
+      const away = await call([failing(lost)], "failing", {})
+      t.equal(away.isError, true)
+      const answer = JSON.parse(away.content[0]!.text).error
+      t.match(answer, { code: "service_unavailable", retryable: true, details: { retryAfterSeconds: 2 } })
+      t.notMatch(away.content[0]!.text, /ECONNREFUSED|10\.0\.0\.7|5432/, "nothing of the cause")
+      const broken = await call([failing(new Error("a bug"))], "failing", {})
+      t.match(JSON.parse(broken.content[0]!.text).error, { code: "internal_error" })
     })
   })
 )
