@@ -73,7 +73,10 @@ export const callTool = <R>(tool: Tool<unknown, unknown, unknown, R>, principal:
       if (isPressroomError(defect)) return Effect.succeed(errorResult(defect))
       // As REST answers it (http/error-envelope.ts): transient, retryable, nothing of the cause.
       if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
-        return Effect.as(Effect.logWarning("an MCP tool call failed: the database is unreachable", cause), errorResult(databaseUnavailable()))
+        return Effect.as(
+          Effect.logWarning("an MCP tool call failed: the database is unreachable", cause),
+          errorResult(databaseUnavailable())
+        )
       }
       // The whole cause in the log (a defect logged as a message alone is written as {}), under
       // the correlation id the error result quotes.

@@ -101,28 +101,31 @@ t.test("convert_markdown's wait", (t) =>
       t.equal(replayed.structuredContent.job.id, job.id, "a retry with the key is the same job")
     })
 
-    await t.test("a database that cannot be reached mid-call is service_unavailable, as REST answers it; any other fault internal_error", async (t) => {
-      // The key is checked before the call (mcp/http.ts), so an outage met there is REST's 503
-      // (test/http/database-outage.test.ts); this is one that begins after it.
-      const failing = (defect: unknown): Tool =>
-        tool({
-          name: "failing",
-          description: "fails",
-          input: Schema.Struct({}),
-          output: Schema.Struct({}),
-          scopes: "documents.read",
-          rateClass: "read",
-          persists: false,
-          run: () => Effect.die(defect)
-        })
-      const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:5432"), { code: "ECONNREFUSED" })
-      const away = await call([failing(lost)], "failing", {})
-      t.equal(away.isError, true)
-      const answer = JSON.parse(away.content[0]!.text).error
-      t.match(answer, { code: "service_unavailable", retryable: true, details: { retryAfterSeconds: 2 } })
-      t.notMatch(away.content[0]!.text, /ECONNREFUSED|10\.0\.0\.7|5432/, "nothing of the cause")
-      const broken = await call([failing(new Error("a bug"))], "failing", {})
-      t.match(JSON.parse(broken.content[0]!.text).error, { code: "internal_error" })
-    })
+    await t.test(
+      "a database that cannot be reached mid-call is service_unavailable, as REST answers it; any other fault internal_error",
+      async (t) => {
+        // The key is checked before the call (mcp/http.ts), so an outage met there is REST's 503
+        // (test/http/database-outage.test.ts); this is one that begins after it.
+        const failing = (defect: unknown): Tool =>
+          tool({
+            name: "failing",
+            description: "fails",
+            input: Schema.Struct({}),
+            output: Schema.Struct({}),
+            scopes: "documents.read",
+            rateClass: "read",
+            persists: false,
+            run: () => Effect.die(defect)
+          })
+        const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:5432"), { code: "ECONNREFUSED" })
+        const away = await call([failing(lost)], "failing", {})
+        t.equal(away.isError, true)
+        const answer = JSON.parse(away.content[0]!.text).error
+        t.match(answer, { code: "service_unavailable", retryable: true, details: { retryAfterSeconds: 2 } })
+        t.notMatch(away.content[0]!.text, /ECONNREFUSED|10\.0\.0\.7|5432/, "nothing of the cause")
+        const broken = await call([failing(new Error("a bug"))], "failing", {})
+        t.match(JSON.parse(broken.content[0]!.text).error, { code: "internal_error" })
+      }
+    )
   })
 )
