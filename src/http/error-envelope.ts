@@ -15,22 +15,19 @@ import { isDatabaseUnreachable } from "../db/unreachable.ts"
 import { Metrics } from "../ops/metrics.ts"
 import { type Dialect, dialectOf, errorBody } from "../shared/error-responses.ts"
 import {
+  databaseUnavailable,
   errorHeaders,
   InternalError,
   InvalidRequest,
   isPressroomError,
   NotFound,
   type PressroomError,
-  publishingError,
-  ServiceUnavailable
+  publishingError
 } from "../shared/errors.ts"
 import { COMMON_HEADERS, closeAfterEarlyAnswer } from "./connections.ts"
 import { bodyRefusal, checkedBody } from "./request-body.ts"
 import type { RouteTable } from "./route-table.ts"
 import { TransportRefusal } from "./transport-refusal.ts"
-
-/** How soon a client may retry when the database was unreachable: the pool reconnects on its next use. */
-const DATABASE_RETRY_AFTER_SECONDS = 2
 
 export const errorResponse = (error: PressroomError | TransportRefusal, correlationId: string, dialect: Dialect) =>
   HttpServerResponse.unsafeJson(errorBody(error, correlationId, dialect), {
@@ -67,7 +64,7 @@ const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerReques
     }
     if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
       yield* Effect.logWarning("request failed: the database is unreachable", cause)
-      return new ServiceUnavailable({ message: "the database is unavailable; retry", retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS })
+      return databaseUnavailable()
     }
     yield* Effect.logError("request failed", cause)
     return new InternalError()

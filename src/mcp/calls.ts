@@ -5,14 +5,15 @@
  * matching the tool's output schema, or as an error result holding `{ error: PublishingError }`
  * (contract section 13).
  */
-import { Effect, ParseResult, Schema } from "effect"
+import { Cause, Effect, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentPrincipal, type Principal } from "../accounts/principal.ts"
 import { Admission } from "../admission/admission.ts"
 import { Idempotency } from "../idempotency/idempotency.ts"
 import { jsonOutcome } from "../idempotency/saved-outcome.ts"
 import { errorBody } from "../shared/error-responses.ts"
-import { InternalError, InvalidRequest, isPressroomError, type PressroomError } from "../shared/errors.ts"
+import { isDatabaseUnreachable } from "../db/unreachable.ts"
+import { databaseUnavailable, InternalError, InvalidRequest, isPressroomError, type PressroomError } from "../shared/errors.ts"
 import { jcsSha256 } from "../shared/hash.ts"
 import { argumentsSchema, type Tool } from "./tool.ts"
 
@@ -66,9 +67,23 @@ export const callTool = <R>(tool: Tool<unknown, unknown, unknown, R>, principal:
   }).pipe(
     Effect.provideService(CurrentPrincipal, principal),
     Effect.catchAll((error) => Effect.succeed(errorResult(error))),
-    Effect.catchAllDefect((defect) =>
-      isPressroomError(defect)
-        ? Effect.succeed(errorResult(defect))
-        : Effect.zipRight(Effect.logError("an MCP tool call failed", defect), Effect.succeed(errorResult(new InternalError())))
-    )
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+      const defect = Cause.squash(cause)
+      if (isPressroomError(defect)) return Effect.succeed(errorResult(defect))
+      // As REST answers it (http/error-envelope.ts): transient, retryable, nothing of the cause.
+      if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
+        return Effect.as(
+          Effect.logWarning("an MCP tool call failed: the database is unreachable", cause),
+          errorResult(databaseUnavailable())
+        )
+      }
+      // The whole cause in the log (a defect logged as a message alone is written as {}), under
+      // the correlation id the error result quotes.
+      const correlationId = randomUUID()
+      return Effect.as(
+        Effect.logError("an MCP tool call failed", cause).pipe(Effect.annotateLogs({ correlationId, tool: tool.name })),
+        errorResult(new InternalError(), correlationId)
+      )
+    })
   )

@@ -70,7 +70,11 @@ const ListDocumentsArguments = Schema.Struct({
 const renderNote =
   "Answers within the synchronous threshold (2 s by default) with the job: status succeeded with its artifact, or queued/running to follow with get_job."
 
-export const tools = (threshold: Duration.Duration) => [
+/**
+ * The tools, the document operations awaiting their jobs up to `threshold` and convert_markdown up
+ * to `convertWait` (CONVERT_WAIT; a test shortens it to see the job handed back).
+ */
+export const tools = (threshold: Duration.Duration, convertWait: Duration.Duration = CONVERT_WAIT) => [
   tool({
     name: "list_templates",
     description:
@@ -112,7 +116,7 @@ export const tools = (threshold: Duration.Duration) => [
         // A caller that stops waiting leaves the job to run: it stays readable with get_job.
         const job = yield* (yield* Jobs).admitAndAwait(
           Effect.succeed({ principal, purpose: "final", channel: "mcp_v1", spec, requestSha256 } as const),
-          CONVERT_WAIT,
+          convertWait,
           () => Effect.void
         )
         const shown = yield* (yield* JobResponses).body(job)

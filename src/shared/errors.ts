@@ -267,6 +267,13 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   }
 }
 
+/**
+ * The answer when the database could not be reached (db/unreachable.ts), whether a REST request or
+ * an MCP tool call met it: retry soon, the pool reconnects on its next use.
+ */
+export const databaseUnavailable = (): ServiceUnavailable =>
+  new ServiceUnavailable({ message: "the database is unavailable; retry", retryAfterSeconds: 2 })
+
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {}, answered(500, "internal_error")) {
   override get message() {
     return "an unexpected error occurred; retry later"

@@ -81,6 +81,72 @@ t.test("MCP", (t) =>
         "get_job answers a JobResponse"
       )
       t.same(byName.create_document!.inputSchema.required, rest.CreateDocumentRequest.required)
+
+      // Every tool beside the REST operation it stands for (by operationId): its arguments are the
+      // body's fields, the path parameters and list queries and, when it persists, idempotencyKey,
+      // each body field the same JSON Schema as REST's once references are resolved on both sides;
+      // its result is the operation's success answer, property by property.
+      const inline = (schema: any, defs: Record<string, any>, prefix: string): any =>
+        Array.isArray(schema)
+          ? schema.map((item) => inline(item, defs, prefix))
+          : schema && typeof schema === "object"
+            ? typeof schema.$ref === "string" && schema.$ref.startsWith(prefix)
+              ? inline(defs[schema.$ref.slice(prefix.length)], defs, prefix)
+              : Object.fromEntries(
+                  Object.entries(schema)
+                    .filter(([key]) => !["description", "title", "$defs", "$id"].includes(key))
+                    .map(([key, value]) => [key, inline(value, defs, prefix)])
+                )
+            : schema
+      const restSchema = (schema: any) => inline(schema, rest, "#/components/schemas/")
+      const toolSchema = (schema: any) => inline(schema, schema.$defs ?? {}, "#/$defs/")
+      const operations = Object.fromEntries(
+        Object.values(openapi.paths as Record<string, Record<string, any>>)
+          .flatMap((methods) => Object.values(methods))
+          .map((operation) => [operation.operationId, operation])
+      )
+      const counterparts: Record<string, string> = {
+        create_document: "documents.create",
+        create_revision: "documents.createRevision",
+        get_document: "documents.get",
+        list_documents: "documents.list",
+        preview_revision: "documents.createPreview",
+        publish_revision: "documents.createPublication",
+        get_job: "jobs.get",
+        cancel_job: "jobs.cancel",
+        create_download_link: "artifacts.createLink"
+      }
+      for (const [name, operationId] of Object.entries(counterparts)) {
+        const tool = byName[name]!
+        const operation = operations[operationId]
+        const input = toolSchema(tool.inputSchema)
+        const requestBody = restSchema(operation.requestBody?.content["application/json"]?.schema ?? {})
+        const body = { properties: {}, ...requestBody }
+        const parameters = (operation.parameters ?? []).filter((p: any) => p.in === "path" || p.in === "query").map((p: any) => p.name)
+        const persists = tool.annotations?.readOnlyHint === false
+        t.same(
+          Object.keys(input.properties).sort(),
+          [...Object.keys(body.properties), ...parameters, ...(persists ? ["idempotencyKey"] : [])].sort(),
+          `${name}: the arguments of ${operationId}`
+        )
+        for (const field of Object.keys(body.properties)) t.same(input.properties[field], body.properties[field], `${name}.${field}`)
+        const success = Object.entries(operation.responses as Record<string, any>).find(([status]) => status.startsWith("2"))![1]
+        const answer = restSchema(success.content["application/json"].schema)
+        t.same(toolSchema(tool.outputSchema).properties, answer.properties, `${name}: answers as ${operationId}`)
+        t.same(
+          [...(toolSchema(tool.outputSchema).required ?? [])].sort(),
+          [...(answer.required ?? [])].sort(),
+          `${name}: the same required`
+        )
+      }
+      const convert = toolSchema(byName.convert_markdown!.inputSchema)
+      const v1 = restSchema(rest.ConvertRequest)
+      for (const field of ["markdown", "locale", "options", "filename"])
+        t.same(convert.properties[field], v1.properties[field], `convert_markdown.${field}`)
+      const converted = toolSchema(byName.convert_markdown!.outputSchema).properties
+      t.same(converted.job, restSchema(rest.JobResponse).properties.job, "convert_markdown: a JobResponse's job")
+      const linkAnswer = operations["artifacts.createLink"].responses["201"].content["application/json"].schema
+      t.same(converted.link.anyOf[0], restSchema(linkAnswer), "convert_markdown: an ArtifactLinkResponse, or null")
     })
 
     await t.test("list_templates: the catalog", async (t) => {
@@ -232,6 +298,9 @@ t.test("MCP", (t) =>
       const missing = run({ PRESSROOM_API_KEY: owner.key })
       t.equal(missing.status, 1)
       t.match(missing.stderr, /^pressroom mcp: PRESSROOM_URL is not set[^\n]*\n$/)
+      const keyless = run({ PRESSROOM_URL: server.url })
+      t.equal(keyless.status, 1)
+      t.match(keyless.stderr, /^pressroom mcp: PRESSROOM_API_KEY is not set[^\n]*\n$/)
       const refused = run({ PRESSROOM_URL: server.url, PRESSROOM_API_KEY: "pk_live_00000000000000000000000000000000" })
       t.equal(refused.status, 1)
       t.match(refused.stderr, /^pressroom mcp: [^\n]*refused PRESSROOM_API_KEY[^\n]*\n$/)
