@@ -17,7 +17,7 @@ import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
-import { PNG_1x1 } from "../helpers/render.ts"
+import { PNG_1x1, serverEngine } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
 import { mutate, newDocument, publish } from "../helpers/v2.ts"
 
@@ -48,7 +48,9 @@ interface Run {
 const audit = (env: Record<string, string>, args: ReadonlyArray<string>): Promise<Run> => {
   const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, ...inherited } = childEnv()
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, "audit", ...args], { cwd: packageRoot, env: { ...inherited, ...env } }, (error, stdout, stderr) =>
+    // The server's engine unless the test names another: audit renders with the engine it is given.
+    const engine = { PRESSROOM_RENDER_ENGINE: serverEngine }
+    execFile(process.execPath, [bin, "audit", ...args], { cwd: packageRoot, env: { ...inherited, ...engine, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
     )
   })
@@ -132,7 +134,7 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("rendered again by the other engine, the job matches; the binary differs as information", async (t) => {
-    const other = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "wasm" : "native"
+    const other = serverEngine === "native" ? "wasm" : "native"
     const run = await audit({ ...env, PRESSROOM_RENDER_ENGINE: other }, [jobId])
     t.equal(run.code, 0, run.stderr)
     t.match(run.stdout, /^renderedBytesSha256 +match/m, "the same bytes")

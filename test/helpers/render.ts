@@ -5,10 +5,20 @@ import type { RenderEngine } from "../../src/render/renderer.ts"
 export const sha256 = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex")
 
 /**
- * The engine the suite's renderers use: PRESSROOM_RENDER_ENGINE, as the servers that tests start
- * read it (.ci/run runs a subset of the suite again with the native engine).
+ * The engine the suite's in-process renderers use: PRESSROOM_RENDER_ENGINE, WebAssembly unless it
+ * says native (.ci/run runs the renderer corpus again with the native engine).
  */
 export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "native" : "wasm"
+
+/**
+ * The engine of the servers tests start: PRESSROOM_RENDER_ENGINE when set, native otherwise. A
+ * server test checks the API, and both engines give the same bytes (contract section 11); native
+ * costs a third less CPU a file, which is what the suite's time is made of. The WebAssembly engine
+ * is what `npm start` runs: the renderer tests check it in process, the suite's `npm start` tests
+ * (serve-start, the README's quickstart, the webhook recipe) through a server, and .ci/run runs the
+ * server files that render most again with PRESSROOM_RENDER_ENGINE=wasm (docs/testing.md).
+ */
+export const serverEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "wasm" ? "wasm" : "native"
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
 export const mapLimit = async <A, B>(

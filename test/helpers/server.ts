@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { childEnv } from "./child-env.ts"
+import { serverEngine } from "./render.ts"
 import { TEST_SERVER_KEY } from "./server-key.ts"
 import type { TestContext } from "./tap.ts"
 
@@ -56,6 +57,7 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
+      PRESSROOM_RENDER_ENGINE: serverEngine,
       // A test's server renders a few documents: the warm-up page would be most of its renders
       // (test/cli/serve-start.test.ts starts one with it).
       PRESSROOM_RENDER_WARM_UP: "false",
