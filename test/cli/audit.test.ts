@@ -50,8 +50,11 @@ const audit = (env: Record<string, string>, args: ReadonlyArray<string>): Promis
   return new Promise((resolve) => {
     // The server's engine unless the test names another: audit renders with the engine it is given.
     const engine = { PRESSROOM_RENDER_ENGINE: serverEngine }
-    execFile(process.execPath, [bin, "audit", ...args], { cwd: packageRoot, env: { ...inherited, ...engine, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+    execFile(
+      process.execPath,
+      [bin, "audit", ...args],
+      { cwd: packageRoot, env: { ...inherited, ...engine, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
     )
   })
 }
