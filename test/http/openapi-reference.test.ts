@@ -8,9 +8,12 @@
 import { OpenApi } from "@effect/platform"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import t from "tap"
 import { ApiScope } from "../../src/accounts/principal.ts"
 import { PressroomApi } from "../../src/http/api.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
 
 const spec = OpenApi.fromApi(PressroomApi)
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
@@ -98,5 +101,26 @@ t.test("every operation's success is a JSON body with an example, a PDF, Prometh
       media.every((type) => ["application/json", "application/pdf", "text/plain; version=0.0.4"].includes(type)),
       `${operation.operationId} answers ${media.join(", ") || "no body"}`
     )
+  }
+})
+
+t.test("every PDF response is declared binary, so the reference shows a file and not {}", async (t) => {
+  const pdfs = operations.flatMap((operation) =>
+    Object.entries(operation.responses)
+      .filter(([, response]) => response.content?.["application/pdf"])
+      .map(([status, response]) => ({ name: `${operation.operationId} ${status}`, schema: response.content["application/pdf"].schema }))
+  )
+  t.ok(pdfs.length >= 3, `${pdfs.length} PDF responses`)
+  for (const { name, schema } of pdfs) t.match(schema, { type: "string", format: "binary" }, name)
+})
+
+t.test("docs/client.md describes every method of pressroom/client in its tables", async (t) => {
+  const clientDoc = readFileSync(join(packageRoot, "docs", "client.md"), "utf8")
+  for (const group of Object.values(PressroomApi.groups)) {
+    for (const endpoint of Object.values(group.endpoints)) {
+      const method = `${group.identifier}.${endpoint.name}`
+      // A row: method | request | result | errors | resent (yes or no).
+      t.match(clientDoc, new RegExp(`^\\| \`${method.replace(".", "\\.")}\` \\|.+\\|.+\\|.+\\| (yes|no) \\|$`, "m"), method)
+    }
   }
 })
