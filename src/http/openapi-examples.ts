@@ -2,10 +2,11 @@
  * A request example for every operation that takes a JSON body (issue 38), put into the OpenAPI
  * document so that the reference shows, and its generated curl sends, a body the API accepts
  * instead of one of empty strings; with them, the response examples of
- * openapi-response-examples.ts. test/http/openapi-reference.test.ts validates each against its
+ * openapi-response-examples.ts and, for every error response, openapi-error-examples.ts. test/http/openapi-reference.test.ts validates each against its
  * operation's schema.
  */
 
+import { errorExample } from "./openapi-error-examples.ts"
 import { RESPONSE_EXAMPLES } from "./openapi-response-examples.ts"
 
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is untyped JSON, walked by its known shape
@@ -54,13 +55,13 @@ const withJsonExample = (body: Json, example: unknown): Json => {
     : { ...body, content: { ...body.content, "application/json": { ...json, example } } }
 }
 
-/** The operation with its JSON request body's example and each JSON success response's. */
-const exemplify = (operation: Json): Json => {
+/** The operation at `path` with its JSON request body's example and each JSON response's, success or error. */
+const exemplify = (operation: Json, path: string): Json => {
   const id: string | undefined = operation.operationId
   if (id === undefined) return operation
   const responses = Object.entries<Json>(operation.responses ?? {}).map(([status, response]) => [
     status,
-    withJsonExample(response, RESPONSE_EXAMPLES[id]?.[status])
+    withJsonExample(response, RESPONSE_EXAMPLES[id]?.[status] ?? errorExample(operation, path, status))
   ])
   return {
     ...operation,
@@ -76,7 +77,7 @@ export const withExamples = (document: Json): Json => {
     paths[path] = Object.fromEntries(
       Object.entries(item).map(([method, operation]) => [
         method,
-        operation && typeof operation === "object" ? exemplify(operation) : operation
+        operation && typeof operation === "object" ? exemplify(operation, path) : operation
       ])
     )
   }

@@ -1,9 +1,11 @@
 /**
- * A response example for every JSON success response (issue 38), by operationId and status, so the
+ * A response example for every JSON success response (issue 38), and for the one error response
+ * that is not an error envelope (a readiness probe's 503), by operationId and status, so the
  * reference shows what an answer looks like rather than a skeleton of its schema. Written by hand
  * around one story (the Q3 report of openapi-examples.ts: created, revised, previewed, published)
  * from the small fixtures below; test/http/openapi-reference.test.ts validates each against its
- * response's schema. PDF bodies, 204 and 304 have none.
+ * response's schema. PDF bodies, 204 and 304 have none; the error envelopes' examples are
+ * openapi-error-examples.ts'.
  */
 
 const contractVersion = "publishing.lifecycle.v1"
@@ -342,6 +344,9 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, Readonly<Record<string, 
     }
   },
   "ops.healthz": { 200: { status: "ok" } },
-  "ops.readyz": { 200: { status: "ready", checks: { database: true, migrations: true, renderer: true } } },
+  "ops.readyz": {
+    200: { status: "ready", checks: { database: true, migrations: true, renderer: true } },
+    503: { status: "not_ready", checks: { database: false, migrations: true, renderer: true } }
+  },
   "ops.openapi": { 200: { openapi: "3.1.0", info: { title: "Pressroom", version: "2.0.0" }, paths: {} } }
 }

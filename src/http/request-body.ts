@@ -14,9 +14,9 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, Stream } from "effect"
 import type { IncomingMessage } from "node:http"
 import { InvalidRequest } from "../shared/errors.ts"
-import { TransportRefusal } from "./transport-refusal.ts"
+import { MAX_BODY_BYTES, notJson, payloadTooLarge, TransportRefusal } from "./transport-refusal.ts"
 
-export const MAX_BODY_BYTES = 4 * 1024 * 1024
+export { MAX_BODY_BYTES }
 
 /**
  * The deepest valid body nests three levels (a v1 conversion's `options`, a custom template's
@@ -25,9 +25,6 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024
  * formatting a schema error recurse past the stack.
  */
 export const MAX_JSON_DEPTH = 32
-
-const payloadTooLarge = new TransportRefusal({ status: 413, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
-const notJson = new TransportRefusal({ status: 415, message: "the request body must be application/json" })
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   const length = request.headers["content-length"]

@@ -17,3 +17,9 @@ export class TransportRefusal extends Schema.TaggedError<TransportRefusal>()(
   },
   answered(400, "invalid_request")
 ) {}
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024
+
+/** The body reader's refusals (request-body.ts), here so that the OpenAPI examples quote them without the reader's Node imports. */
+export const payloadTooLarge = new TransportRefusal({ status: 413, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
+export const notJson = new TransportRefusal({ status: 415, message: "the request body must be application/json" })
