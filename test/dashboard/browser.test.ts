@@ -4,10 +4,11 @@
  * and copied with its copy button, a v1 conversion with it, its revocation in the page and then
  * 401; the overview counting the conversion; sign-out, after which the old cookie opens nothing.
  * Every page is checked with axe-core (no serious or critical violation), and at 375 px for a
- * horizontal scroll.
+ * horizontal scroll. The same journey with the keyboard alone: sign-in, a key made, copied and
+ * revoked, sign-out, by Tab, Space and Enter, each focused control drawn with its focus outline.
  */
 import t from "tap"
-import type { Page } from "playwright-core"
+import type { Locator, Page } from "playwright-core"
 import { convert } from "../helpers/api.ts"
 import { checkAccessibility, createAccountOnly, DESKTOP, invite, launchBrowser, PHONE, scrollsSideways } from "../helpers/browser.ts"
 import { forEachDatabase } from "../helpers/database.ts"
@@ -21,6 +22,22 @@ const browser = await launchBrowser(t)
 const checkPage = async (t: TestContext, page: Page, what: string) => {
   await checkAccessibility(t, page, what)
   t.notOk(await scrollsSideways(page), `${what}: no horizontal scroll at ${page.viewportSize()?.width} px`)
+}
+
+/**
+ * Presses Tab until `target` has the focus (at most `max` times); whether it got it. A control
+ * the keyboard cannot reach fails here. The focused control must show where the focus is.
+ */
+const tabTo = async (t: TestContext, page: Page, target: Locator, what: string, max = 60) => {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab")
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      const outline = await target.evaluate((element) => getComputedStyle(element).outlineStyle)
+      t.not(outline, "none", `${what}: reached by Tab, with a visible focus outline`)
+      return
+    }
+  }
+  t.fail(`${what}: not reached by Tab`)
 }
 
 const signIn = async (page: Page, url: string, email: string, password: string) => {
@@ -124,6 +141,50 @@ await forEachDatabase(t, async (t, database) => {
     await checkPage(t, small, "API keys page (375 px)")
     await small.goto(`${server.url}/app/no-such-page`)
     await checkPage(t, small, "not-found page (375 px)")
+  })
+
+  await t.test("with the keyboard alone", async (t) => {
+    const keyboard = await browser.newContext({ viewport: DESKTOP })
+    t.teardown(() => keyboard.close())
+    await keyboard.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })
+    const page = await keyboard.newPage()
+    await page.goto(`${server.url}/app/sign-in`)
+    await tabTo(t, page, page.getByLabel("Email"), "Email")
+    await page.keyboard.type(email)
+    await tabTo(t, page, page.getByLabel("Password"), "Password")
+    await page.keyboard.type(password)
+    await tabTo(t, page, page.getByRole("button", { name: "Sign in" }), "Sign in")
+    await page.keyboard.press("Enter")
+    await page.waitForURL("**/app/overview")
+
+    await tabTo(t, page, page.getByRole("link", { name: "API keys" }), "the API keys link")
+    await page.keyboard.press("Enter")
+    await page.waitForURL("**/app/keys")
+    await tabTo(t, page, page.getByLabel("Key name"), "Key name")
+    await page.keyboard.type("Typed service")
+    await tabTo(t, page, page.getByLabel("documents.read"), "the documents.read scope")
+    await page.keyboard.press("Space")
+    t.ok(await page.getByLabel("documents.read").isChecked(), "Space checks a scope")
+    await tabTo(t, page, page.getByRole("button", { name: "Create key" }), "Create key")
+    await page.keyboard.press("Enter")
+    await page.getByRole("button", { name: "Copy" }).waitFor()
+    await tabTo(t, page, page.getByRole("button", { name: "Copy" }), "Copy")
+    await page.keyboard.press("Enter")
+    await page.getByText("Copied to the clipboard.").waitFor()
+    t.match(await page.evaluate(() => navigator.clipboard.readText()), /^pk_live_[0-9a-f]{32}$/, "the key copied by keyboard")
+
+    await tabTo(t, page, page.getByRole("row", { name: /Typed service/ }).getByRole("button", { name: "Revoke" }), "the key's Revoke")
+    await page.keyboard.press("Enter")
+    await page.waitForURL(/\/revoke\??$/)
+    await tabTo(t, page, page.getByRole("button", { name: "Revoke" }), "the confirmation's Revoke")
+    await page.keyboard.press("Enter")
+    await page.waitForURL("**/app/keys?revoked=1")
+    const revokedRow = page.getByRole("row", { name: /Typed service/ })
+    t.equal(await revokedRow.getByRole("button", { name: "Revoke" }).count(), 0, "the key is revoked: no Revoke left in its row")
+
+    await tabTo(t, page, page.getByRole("button", { name: "Sign out" }), "Sign out")
+    await page.keyboard.press("Enter")
+    await page.waitForURL("**/app/sign-in")
   })
 
   await t.test("sign-out: the old cookie opens nothing", async (t) => {

@@ -3,7 +3,7 @@
  * each database with a stub renderer: a revision's preview and publication made as the dashboard
  * makes them record `channel: web`; a free account's publication takes a unit of the day's pool
  * (`web_daily`), a REST one the month's; a preview uses none; web jobs send webhook events like
- * REST ones (contract section 10), one-call conversions none.
+ * REST ones (contract section 10), one-call conversions none; a job a member makes records the member.
  */
 import { SqlClient } from "@effect/sql"
 import { ConfigProvider, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
@@ -18,6 +18,7 @@ import { Documents } from "../../src/documents/documents.ts"
 import { renderRevision } from "../../src/documents/operations.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
 import { Jobs } from "../../src/jobs/jobs.ts"
+import { Members } from "../../src/members/members.ts"
 import { platformOver } from "../../src/platform.ts"
 import type { Channel } from "../../src/render/provenance.ts"
 import { WebhookSubscriptions } from "../../src/webhooks/subscriptions.ts"
@@ -144,5 +145,37 @@ t.test("the web channel", (t) =>
       )
     )
     t.equal(events.length, 0, "a v1 conversion writes no event (contract section 10), so none is delivered")
+
+    // A member signed in to the dashboard acts through the same services; the job records them (contract section 12).
+    const memberId = await run(
+      Effect.gen(function* () {
+        const members = yield* Members
+        const { token } = yield* members.invite(owner.principal.accountId, "ada@example.com")
+        return yield* members.acceptInvitation(token, "correct horse battery staple")
+      }).pipe(Effect.provide(Members.Default), Effect.orDie)
+    )
+    const byMember = await run(
+      renderRevision(
+        { ...owner.principal, actor: { kind: "member", memberId } },
+        owner.documentId,
+        { revisionId: owner.revisionId, output: { filename: "hello.pdf", format: "pdf" } },
+        "preview",
+        "web",
+        "2".repeat(64),
+        Duration.seconds(30)
+      )
+    )
+    const recorded = await run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql<{ id: string; member: string | null }>`select id, member_id as member from jobs where id in (${byMember.id}, ${preview.id})`
+      ).pipe(Effect.orDie)
+    )
+    t.same(
+      Object.fromEntries(recorded.map((row) => [row.id, row.member])),
+      { [byMember.id]: memberId, [preview.id]: null },
+      "a member's job records the member; a key's none"
+    )
   })
 )

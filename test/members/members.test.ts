@@ -1,0 +1,140 @@
+/**
+ * Members and keys in process, on each database (contract section 12; issue 33 items 1, 2 and 4):
+ * an expired, used or replaced invitation refused (the HTTP test can expire one only on
+ * PostgreSQL, whose files a second process may open); a session ended after 12 hours idle, 7 days
+ * in all, or at sign-out; a key made for a member records the member;
+ * a key's `lastUsedAt` written off the request's path and at most once a minute per key, by the
+ * process that skips the write within the minute (on a clock the test moves) and by the statement,
+ * which skips a row another process wrote within the minute.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Either, Layer, ManagedRuntime, Schedule } from "effect"
+import t from "tap"
+import { AccountAdministration as Administration } from "../../src/accounts/administration.ts"
+import { ApiKeys } from "../../src/accounts/api-keys.ts"
+import { Members } from "../../src/members/members.ts"
+import { Sessions } from "../../src/members/sessions.ts"
+import { hashToken } from "../../src/members/tokens.ts"
+import { clockAt } from "../helpers/clock.ts"
+import { forEachDatabase } from "../helpers/database.ts"
+
+const PASSWORD = "correct horse battery staple"
+
+t.test("members and keys", (t) =>
+  forEachDatabase(t, async (t, database) => {
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(Members.Default, Administration.Default, ApiKeys.Default, Sessions.Default).pipe(Layer.provideMerge(database.layer))
+    )
+    t.teardown(() => runtime.dispose())
+    const run = <A, E>(effect: Effect.Effect<A, E, Members | Administration | ApiKeys | Sessions | SqlClient.SqlClient>) =>
+      runtime.runPromise(effect)
+    const query = <Row extends object>(make: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<Row>, unknown>) =>
+      run(Effect.orDie(Effect.flatMap(SqlClient.SqlClient, make)))
+
+    const { account } = await run(Effect.flatMap(Administration, (admin) => admin.createAccount({ name: "Members", plan: "monthly" })))
+    const invite = (email: string) => run(Effect.flatMap(Members, (members) => members.invite(account.id, email)))
+    const accept = (token: string, password = PASSWORD) =>
+      run(Effect.either(Effect.flatMap(Members, (members) => members.acceptInvitation(token, password))))
+    const isOpen = (token: string) => run(Effect.flatMap(Members, (members) => members.invitationIsOpen(token)))
+
+    let memberId = ""
+    await t.test("invitations: expired, used and replaced ones refused", async (t) => {
+      const expiring = await invite("late@example.com")
+      await query((sql) => sql`update invitations set expires_at = now() - interval '1 second' where id = ${expiring.invitation.id}`)
+      t.notOk(await isOpen(expiring.token), "an invitation past its 72 hours does not open")
+      t.match(await accept(expiring.token), { _tag: "Left", left: { _tag: "InvitationRefused" } }, "nor sets a password")
+
+      const used = await invite("ada@example.com")
+      t.ok(await isOpen(used.token))
+      const accepted = await accept(used.token)
+      t.ok(Either.isRight(accepted), "an open invitation is accepted")
+      memberId = Either.getOrThrow(accepted)
+      t.notOk(await isOpen(used.token), "a used invitation no longer opens")
+      t.match(await accept(used.token, "another password entirely"), { _tag: "Left", left: { _tag: "InvitationRefused" } })
+
+      const first = await invite("bob@example.com")
+      const second = await invite("bob@example.com")
+      t.notOk(await isOpen(first.token), "a replaced invitation does not open")
+      t.ok(await isOpen(second.token), "its replacement does")
+    })
+
+    await t.test("sessions: 12 hours idle, 7 days in all, sign-out", async (t) => {
+      const start = () => run(Effect.flatMap(Sessions, (sessions) => sessions.start(memberId)))
+      const live = async (token: string) => (await run(Effect.flatMap(Sessions, (sessions) => sessions.find(token))))._tag === "Some"
+      const [idle, old, ended, fresh] = [await start(), await start(), await start(), await start()]
+      t.ok(await live(idle), "a new session opens")
+      const setBack = (token: string, assignments: string) =>
+        run(
+          Effect.orDie(
+            Effect.flatMap(SqlClient.SqlClient, (sql) =>
+              sql.unsafe(`update sessions set ${assignments} where token_sha256 = $1`, [hashToken(token)])
+            )
+          )
+        )
+      await setBack(idle, "last_seen_at = now() - interval '11 hours 59 minutes'")
+      t.ok(await live(idle), "seen 11:59 ago: still open (and seen now)")
+      await setBack(idle, "last_seen_at = now() - interval '12 hours 1 minute'")
+      t.notOk(await live(idle), "12 hours without a request end it")
+      await setBack(old, "created_at = now() - interval '7 days 1 minute'")
+      t.notOk(await live(old), "7 days after it began, in use or not, it ends")
+      await run(Effect.flatMap(Sessions, (sessions) => sessions.end(ended)))
+      t.notOk(await live(ended), "sign-out ends it")
+      t.ok(await live(fresh), "the member's other sessions stay open")
+    })
+
+    const key = await run(
+      Effect.flatMap(Administration, (admin) =>
+        admin.createKey(account.id, { name: "Billing", scopes: ["documents.render"], environment: "live" }, memberId)
+      )
+    )
+    await t.test("a key made by a member records the member", async (t) => {
+      const [row] = await query<{ by: string | null }>(
+        (sql) => sql`select created_by_member_id as by from api_keys where id = ${key.key.id}`
+      )
+      t.equal(row?.by, memberId)
+    })
+
+    await t.test("lastUsedAt: off the request's path, at most once a minute per key", async (t) => {
+      const lastUsed = async () => {
+        const [row] = await query<{ at: Date | null }>((sql) => sql`select last_used_at as at from api_keys where id = ${key.key.id}`)
+        return row?.at ? new Date(row.at).getTime() : null
+      }
+      /** `lastUsedAt` once it differs from `before` (written by a fiber of its own), or `before` after a second. */
+      const settled = (before: number | null) =>
+        run(
+          Effect.promise(lastUsed).pipe(
+            Effect.filterOrFail((at) => at !== before),
+            Effect.retry({ schedule: Schedule.spaced("50 millis"), times: 20 }),
+            Effect.orElseSucceed(() => before)
+          )
+        )
+      /** Authenticates the key at `iso` with `keys` (this process's service, or another's). */
+      const authenticate = (iso: string, keys: Effect.Effect<ApiKeys, never, ApiKeys | SqlClient.SqlClient> = ApiKeys) =>
+        run(
+          Effect.withClock(
+            Effect.flatMap(keys, (k) => k.authenticate(key.secret, "live")),
+            clockAt(iso)
+          )
+        )
+
+      t.equal(await lastUsed(), null, "never used")
+      t.ok((await authenticate("2026-11-28T10:00:00.000Z"))._tag === "Some", "the key authenticates")
+      const first = await settled(null)
+      t.ok(first, "its first use is written")
+
+      // The row made older than a minute, so that only this process's own skip can hold the write back.
+      await query((sql) => sql`update api_keys set last_used_at = now() - interval '2 minutes' where id = ${key.key.id}`)
+      const aged = await lastUsed()
+      await authenticate("2026-11-28T10:00:59.999Z")
+      t.equal(await settled(aged), aged, "a use within the minute (on this process's clock) writes nothing")
+      await authenticate("2026-11-28T10:01:00.000Z")
+      const written = await settled(aged)
+      t.ok(written !== null && written > aged!, "a use a minute later writes again")
+
+      // Another process (a service of its own, which has written nothing) on the same row.
+      const other = Effect.provide(ApiKeys, ApiKeys.Default)
+      await authenticate("2026-11-28T10:05:00.000Z", other)
+      t.equal(await settled(written), written, "another process's use within the minute of the row's time writes nothing")
+    })
+  })
+)
