@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { parse } from "yaml"
 import { INPUT_DEFAULTS, readInputs } from "../../src/action/inputs.ts"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
+import { markedBlocks } from "../helpers/doc-blocks.ts"
 
 interface ActionYml {
   readonly inputs: Readonly<Record<string, { readonly required?: boolean; readonly default?: string }>>
@@ -71,14 +72,17 @@ t.test("the entry reads every input from the variable the render step sets", asy
   })
 })
 
-const workflows = [
-  "examples/github-action.yml",
-  ...readdirSync(join(packageRoot, ".github", "workflows")).map((file) => `.github/workflows/${file}`)
+const workflows: ReadonlyArray<{ readonly path: string; readonly source: string }> = [
+  ...[
+    "examples/github-action.yml",
+    ...readdirSync(join(packageRoot, ".github", "workflows")).map((file) => `.github/workflows/${file}`)
+  ].map((path) => ({ path, source: readFileSync(join(packageRoot, path), "utf8") })),
+  // The README's release workflow, as a reader copies it.
+  ...markedBlocks("README.md", "release-workflow").map(({ code }) => ({ path: "README.md's release workflow", source: code }))
 ]
 
-for (const path of workflows) {
+for (const { path, source } of workflows) {
   t.test(`${path} is a valid workflow that gives the action only its inputs`, async (t) => {
-    const source = readFileSync(join(packageRoot, path), "utf8")
     t.same(validateWorkflow(source).errors, [])
     const jobs = Object.values(
       (parse(source) as { jobs: Record<string, { steps: Array<{ id?: string; uses?: string; with?: object }> }> }).jobs

@@ -8,6 +8,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { randomUUID } from "node:crypto"
 import { requestJson } from "./api.ts"
 import { ADMIN_TOKEN, type RunningServer } from "./server.ts"
+import type { DatabaseKind } from "./database.ts"
 import type { TestContext } from "./tap.ts"
 
 export const CHROMIUM = process.env.PRESSROOM_TEST_CHROMIUM ?? "/usr/bin/chromium"
@@ -82,7 +83,21 @@ export const signedInMember = async (
 }
 
 /** Fails the test for each serious or critical axe-core violation on the page as it is now. */
-export const checkAccessibility = async (t: TestContext, page: Page, what: string): Promise<void> => {
+/**
+ * Whether a file checks how its pages are drawn and reached (axe-core, 375 px, the keyboard) on
+ * `database`: PGlite only. A page is the same whichever database holds its data, and each check
+ * takes seconds of Chromium; the journeys that write and read the data run on both.
+ */
+export const checksPages = (database: { readonly kind: DatabaseKind }): boolean => database.kind === "pglite"
+
+/** axe-core on `page` (on the database that checks pages): no serious or critical violation. */
+export const checkAccessibility = async (
+  t: TestContext,
+  database: { readonly kind: DatabaseKind },
+  page: Page,
+  what: string
+): Promise<void> => {
+  if (!checksPages(database)) return
   const results = await new AxeBuilder({ page }).analyze()
   const severe = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
