@@ -96,9 +96,15 @@ export class AccountAdministration extends Effect.Service<AccountAdministration>
     const listKeys = (accountId: string): Effect.Effect<typeof KeyList.Type, NotFound> =>
       Effect.flatMap(accounts.find(accountId), (account) => Effect.map(keys.list(account.id), (keys) => ({ keys })))
 
-    /** Revokes `keyId`; with `accountId` (a member's), only a key of that account. */
-    const revokeKey = (keyId: string, accountId?: string): Effect.Effect<typeof KeyRevoked.Type, NotFound> =>
-      Effect.map(keys.revoke(keyId, accountId), (key) => ({ key }))
+    /**
+     * Revokes `keyId`, by the operator or, in the dashboard, by the member `revokedByMemberId`, who
+     * may revoke only a key of their account `accountId`.
+     */
+    const revokeKey = (
+      keyId: string,
+      accountId?: string,
+      revokedByMemberId: string | null = null
+    ): Effect.Effect<typeof KeyRevoked.Type, NotFound> => Effect.map(keys.revoke(keyId, accountId, revokedByMemberId), (key) => ({ key }))
 
     const addCreditPacks = (accountId: string, packs: number): Effect.Effect<typeof CreditPacksAdded.Type, InvalidRequest | NotFound> =>
       Effect.map(ledger.addCreditPacks(accountId, packs), (usage) => ({ usage }))

@@ -74,11 +74,14 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("pressroom/ApiKeys", {
 
     /**
      * Revokes the key `id` from now on; revoking it again changes nothing (it keeps its first
-     * `revokedAt`). With `accountId`, only a key of that account (another's is a 404).
+     * `revokedAt`, and who revoked it then). With `accountId`, only a key of that account (another's
+     * is a 404); `revokedByMemberId` is the member who revoked it in the dashboard, null for the operator.
      */
-    const revoke = (id: string, accountId?: string): Effect.Effect<ApiKey, NotFound> =>
+    const revoke = (id: string, accountId?: string, revokedByMemberId: string | null = null): Effect.Effect<ApiKey, NotFound> =>
       sql`
-        update api_keys set revoked_at = coalesce(revoked_at, now())
+        update api_keys set
+          revoked_by_member_id = case when revoked_at is null then ${revokedByMemberId}::uuid else revoked_by_member_id end,
+          revoked_at = coalesce(revoked_at, now())
         where id = ${id} ${accountId === undefined ? sql`` : sql`and account_id = ${accountId}`}
         returning ${KEY_COLUMNS}`.pipe(
         Effect.flatMap(([row]) => (row ? Effect.asSome(toApiKey(row)) : Effect.succeedNone)),

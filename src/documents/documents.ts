@@ -13,7 +13,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Principal } from "../accounts/principal.ts"
+import { memberOf, type Principal } from "../accounts/principal.ts"
 import { ArtifactRepository } from "../artifacts/repository.ts"
 import { unreferencedBytesRemover } from "../artifacts/shared-bytes.ts"
 import { makeIdempotencyRecords } from "../idempotency/records.ts"
@@ -65,7 +65,8 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
     const find = (principal: Principal, documentId: string) =>
       Effect.flatMap(store.find(documentId), (document) => owned(principal, document))
 
-    const insertRevision = (documentId: string, input: RevisionInput) =>
+    /** A new revision, which records the member who made it (none for a key's, contract section 12). */
+    const insertRevision = (principal: Principal, documentId: string, input: RevisionInput) =>
       store.insertRevision({
         id: randomUUID(),
         documentId,
@@ -74,7 +75,8 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
         sourceBytes: Buffer.byteLength(input.markdown, "utf8"),
         sourceSha256: sha256Hex(input.markdown),
         spec: input.spec,
-        specSha256: jcsSha256(input.spec)
+        specSha256: jcsSha256(input.spec),
+        createdByMemberId: memberOf(principal)
       })
 
     /** A revision of `document`, or 422: a revision of another document is not this one's (contract section 3). */
@@ -172,9 +174,10 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
                 taskId: input.taskId,
                 title: input.title,
                 locale: input.revision.spec.locale,
-                windowSeconds
+                windowSeconds,
+                createdByMemberId: memberOf(principal)
               })
-              const revision = yield* insertRevision(created.id, input.revision)
+              const revision = yield* insertRevision(principal, created.id, input.revision)
               const document = Option.getOrThrow(yield* store.find(created.id))
               return { document, revision }
             })
@@ -189,7 +192,7 @@ export class Documents extends Effect.Service<Documents>()("pressroom/Documents"
               const document = yield* Effect.flatMap(store.lock(documentId), (found) => owned(principal, found))
               yield* requireActive(document)
               if (input.parentRevisionId !== null) yield* revisionOf(document, input.parentRevisionId, "parentRevisionId")
-              const revision = yield* insertRevision(documentId, input)
+              const revision = yield* insertRevision(principal, documentId, input)
               yield* store.touch(documentId, windowSeconds)
               return { document: Option.getOrThrow(yield* store.find(documentId)), revision }
             })

@@ -17,6 +17,8 @@ export interface NewRevision {
   readonly sourceSha256: string
   readonly spec: StoredSpec
   readonly specSha256: string
+  /** The member who made it in the dashboard; null for a key's. */
+  readonly createdByMemberId: string | null
 }
 
 /** A document of a list page, with its place in the list's order (`cursor.ts`). */
@@ -81,23 +83,25 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
         title: string | null
         locale: string
         windowSeconds: number
+        createdByMemberId: string | null
       }) =>
         sql`
-          insert into documents (id, account_id, task_id, title, locale, status, created_at, updated_at, last_activity_at, expires_at)
+          insert into documents (id, account_id, task_id, title, locale, status, created_at, updated_at, last_activity_at, expires_at,
+                                 created_by_member_id)
           values (${document.id}, ${document.accountId}, ${document.taskId}, ${document.title}, ${document.locale}, 'active',
                   now(), now(), now(),
-                  now() + ${document.windowSeconds} * interval '1 second')
+                  now() + ${document.windowSeconds} * interval '1 second', ${document.createdByMemberId})
           returning *`.pipe(Effect.flatMap(decodeDocument), Effect.orDie),
 
       /** Adds the document's next revision (sequence 1, 2, 3 …) and makes it the latest; the document is locked by the caller. */
       insertRevision: (revision: NewRevision) =>
         sql`
           insert into revisions (id, document_id, parent_revision_id, sequence, markdown, source_bytes, source_sha256,
-                                 spec, spec_sha256, created_at)
+                                 spec, spec_sha256, created_at, created_by_member_id)
           values (${revision.id}, ${revision.documentId}, ${revision.parentRevisionId},
                   (select revision_count + 1 from documents where id = ${revision.documentId}),
                   ${revision.markdown}, ${revision.sourceBytes}, ${revision.sourceSha256},
-                  ${json(revision.spec)}::jsonb, ${revision.specSha256}, now())
+                  ${json(revision.spec)}::jsonb, ${revision.specSha256}, now(), ${revision.createdByMemberId})
           returning *`.pipe(
           Effect.flatMap(decodeRevision),
           Effect.tap(

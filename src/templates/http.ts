@@ -41,9 +41,9 @@ export const TemplatesHandlers = HttpApiBuilder.group(PressroomApi, "templates",
           "templates.manage",
           "write",
           { operation: "templates.create", key: headers["idempotency-key"], pathParams: {}, body: payload },
-          ({ accountId }) =>
+          (principal) =>
             toDefinition(payload).pipe(
-              Effect.flatMap((definition) => templates.create(accountId, definition)),
+              Effect.flatMap((definition) => templates.create(principal, definition)),
               Effect.flatMap((template) => templateResponse(template, 201, { location: `/api/v2/templates/${template.id}` }))
             )
         )
@@ -70,8 +70,8 @@ export const TemplatesHandlers = HttpApiBuilder.group(PressroomApi, "templates",
           "templates.manage",
           "write",
           { operation: "templates.delete", key: headers["idempotency-key"], pathParams: { templateId: path.templateId }, body: null },
-          ({ accountId }) =>
-            templates.delete(accountId, path.templateId).pipe(
+          (principal) =>
+            templates.delete(principal, path.templateId).pipe(
               Effect.flatMap(
                 Option.match({
                   onNone: () => Effect.fail(templateNotFound),

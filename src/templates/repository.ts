@@ -1,11 +1,14 @@
 /**
  * The `custom_templates` table. Every lookup is by owner: a template of another account, or one
  * its owner deleted, is not found (specification section 5, rule 7). Deletion keeps the row with
- * `deleted_at` set, so the response of a DELETE can show what was deleted.
+ * `deleted_at` set, so the response of a DELETE can show what was deleted. Creation and deletion
+ * take the principal and record the member behind it, beside the row and its `deleted_at` (null
+ * for a key, contract section 12).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { memberOf, type Principal } from "../accounts/principal.ts"
 import { column } from "../shared/rows.ts"
 import { CustomTemplate, type CustomTemplateDefinition } from "./custom-template.ts"
 
@@ -34,11 +37,12 @@ export class CustomTemplates extends Effect.Service<CustomTemplates>()("pressroo
       Effect.map(templates(statement), (rows) => Option.fromNullable(rows[0]))
 
     return {
-      create: (accountId: string, definition: CustomTemplateDefinition): Effect.Effect<CustomTemplate> =>
+      create: (principal: Principal, definition: CustomTemplateDefinition): Effect.Effect<CustomTemplate> =>
         Effect.map(
           templates(sql`
-            insert into custom_templates (id, account_id, name, base_template_id, options)
-            values (${randomUUID()}, ${accountId}, ${definition.name}, ${definition.baseTemplateId}, ${JSON.stringify(definition.options)}::jsonb)
+            insert into custom_templates (id, account_id, name, base_template_id, options, created_by_member_id)
+            values (${randomUUID()}, ${principal.accountId}, ${definition.name}, ${definition.baseTemplateId},
+                    ${JSON.stringify(definition.options)}::jsonb, ${memberOf(principal)})
             returning ${columns}`),
           (rows) => rows[0]!
         ),
@@ -57,10 +61,10 @@ export class CustomTemplates extends Effect.Service<CustomTemplates>()("pressroo
           where id = ${templateId} and account_id = ${accountId} and deleted_at is null`),
 
       /** Deletes the owner's template; none when findForOwner would find none. */
-      delete: (accountId: string, templateId: string): Effect.Effect<Option.Option<CustomTemplate>> =>
+      delete: (principal: Principal, templateId: string): Effect.Effect<Option.Option<CustomTemplate>> =>
         one(sql`
-          update custom_templates set deleted_at = now()
-          where id = ${templateId} and account_id = ${accountId} and deleted_at is null
+          update custom_templates set deleted_at = now(), deleted_by_member_id = ${memberOf(principal)}
+          where id = ${templateId} and account_id = ${principal.accountId} and deleted_at is null
           returning ${columns}`)
     } as const
   })

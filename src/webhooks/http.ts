@@ -72,9 +72,9 @@ export const WebhooksHandlers = HttpApiBuilder.group(PressroomApi, "webhooks", (
           "webhooks.manage",
           "write",
           { operation: "webhooks.create", key: headers["idempotency-key"], pathParams: {}, body: payload, sealing },
-          ({ accountId }) =>
+          (principal) =>
             checkSubscription(payload).pipe(
-              Effect.flatMap((definition) => subscriptions.create(accountId, definition)),
+              Effect.flatMap((definition) => subscriptions.create(principal, definition)),
               Effect.flatMap((created) =>
                 json(
                   WebhookCreated,
@@ -102,8 +102,8 @@ export const WebhooksHandlers = HttpApiBuilder.group(PressroomApi, "webhooks", (
             body: payload ?? {},
             sealing
           },
-          ({ accountId }) =>
-            Effect.flatMap(subscriptions.rotate(accountId, path.webhookId), (rotated) =>
+          (principal) =>
+            Effect.flatMap(subscriptions.rotate(principal, path.webhookId), (rotated) =>
               json(
                 WebhookRotated,
                 { contractVersion: CONTRACT_VERSION, secret: toSecret(rotated), subscriptionId: rotated.subscription.id },
@@ -123,8 +123,8 @@ export const WebhooksHandlers = HttpApiBuilder.group(PressroomApi, "webhooks", (
             pathParams: { webhookId: path.webhookId },
             body: payload ?? {}
           },
-          ({ accountId }) =>
-            Effect.flatMap(subscriptions.disable(accountId, path.webhookId), (subscription) =>
+          (principal) =>
+            Effect.flatMap(subscriptions.disable(principal, path.webhookId), (subscription) =>
               json(WebhookDisabled, { contractVersion: CONTRACT_VERSION, subscription: toResource(subscription) }, 200)
             )
         )

@@ -19,6 +19,8 @@ export interface NewSubscription {
   readonly description: string | null
   readonly secretFingerprint: string
   readonly secretSealed: string
+  /** The member who made it in the dashboard; null for a key's. */
+  readonly createdByMemberId: string | null
 }
 
 /** A rotation: the new secret (of the next version) and how long the current one keeps signing. */
@@ -26,6 +28,8 @@ export interface Rotation {
   readonly secretFingerprint: string
   readonly secretSealed: string
   readonly overlapSeconds: number
+  /** The member who rotated in the dashboard; null for a key's. */
+  readonly byMemberId: string | null
 }
 
 export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pressroom/SubscriptionStore", {
@@ -57,9 +61,10 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
         Effect.map(
           subscriptions(sql`
             insert into webhook_subscriptions (id, account_id, endpoint, event_types, description, status, created_at, updated_at,
-              secret_version, secret_created_at, secret_fingerprint, secret_sealed)
+              secret_version, secret_created_at, secret_fingerprint, secret_sealed, created_by_member_id, secret_created_by_member_id)
             values (${row.id}, ${row.accountId}, ${row.endpoint}, ${JSON.stringify(row.eventTypes)}::jsonb, ${row.description},
-              'active', now(), now(), 1, now(), ${row.secretFingerprint}, ${row.secretSealed})
+              'active', now(), now(), 1, now(), ${row.secretFingerprint}, ${row.secretSealed}, ${row.createdByMemberId},
+              ${row.createdByMemberId})
             returning ${columns}`),
           (rows) => rows[0]!
         ),
@@ -91,6 +96,7 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
               previous_secret_expires_at = now() + make_interval(secs => ${rotation.overlapSeconds}),
               secret_version = secret_version + 1,
               secret_created_at = now(),
+              secret_created_by_member_id = ${rotation.byMemberId},
               secret_fingerprint = ${rotation.secretFingerprint},
               secret_sealed = ${rotation.secretSealed},
               updated_at = now()
@@ -99,11 +105,15 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
           (rows) => rows[0]!
         ),
 
-      /** Disables the subscription and drops its pending deliveries (in the caller's transaction). */
-      disable: (id: string): Effect.Effect<Subscription> =>
+      /**
+       * Disables the subscription (recording the member who did, null for a key) and drops its
+       * pending deliveries (in the caller's transaction).
+       */
+      disable: (id: string, byMemberId: string | null): Effect.Effect<Subscription> =>
         Effect.map(
           subscriptions(sql`
-            update webhook_subscriptions set status = 'disabled', disabled_at = now(), updated_at = now()
+            update webhook_subscriptions set status = 'disabled', disabled_at = now(), disabled_by_member_id = ${byMemberId},
+              updated_at = now()
             where id = ${id}
             returning ${columns}`),
           (rows) => rows[0]!

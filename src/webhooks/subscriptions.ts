@@ -4,10 +4,12 @@
  * returned to the caller once and kept only sealed; rotating or disabling a disabled subscription
  * is a 409 `invalid_state_transition`, since the one transition the specification shows is
  * active → disabled. Also each subscription's delivery history, and redelivery while it is active
- * (an extension of the specification).
+ * (an extension of the specification). Creation, rotation and disabling take the principal and
+ * record the member behind it (null for a key, contract section 12).
  */
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { memberOf, type Principal } from "../accounts/principal.ts"
 import type { ResponseSealing } from "../idempotency/idempotency.ts"
 import type { CursorPosition } from "../shared/pagination.ts"
 import { InvalidRequest, InvalidStateTransition, NotFound } from "../shared/errors.ts"
@@ -62,9 +64,10 @@ export class WebhookSubscriptions extends Effect.Service<WebhookSubscriptions>()
       } satisfies ResponseSealing,
 
       /** Refused with 422 when the owner already has `PRESSROOM_WEBHOOK_MAX_SUBSCRIPTIONS` active ones. */
-      create: (accountId: string, definition: SubscriptionDefinition): Effect.Effect<WithSecret, InvalidRequest> =>
+      create: (principal: Principal, definition: SubscriptionDefinition): Effect.Effect<WithSecret, InvalidRequest> =>
         store.transaction(
           Effect.gen(function* () {
+            const { accountId } = principal
             const active = yield* store.lockAndCountActive(accountId)
             if (active >= config.maxSubscriptions) {
               return yield* Effect.fail(
@@ -80,7 +83,8 @@ export class WebhookSubscriptions extends Effect.Service<WebhookSubscriptions>()
               accountId,
               ...definition,
               secretFingerprint: fingerprintOf(signingSecret),
-              secretSealed: seal(key, signingSecret, secretContext(id, 1))
+              secretSealed: seal(key, signingSecret, secretContext(id, 1)),
+              createdByMemberId: memberOf(principal)
             })
             return { subscription, signingSecret }
           })
@@ -89,22 +93,23 @@ export class WebhookSubscriptions extends Effect.Service<WebhookSubscriptions>()
       list: (accountId: string) => store.list(accountId),
 
       /** A new secret of the next version; the current one keeps signing for the rotation overlap. */
-      rotate: (accountId: string, id: string): Effect.Effect<WithSecret, NotFound | InvalidStateTransition> =>
+      rotate: (principal: Principal, id: string): Effect.Effect<WithSecret, NotFound | InvalidStateTransition> =>
         store.transaction(
           Effect.gen(function* () {
-            const current = yield* lockActive(accountId, id)
+            const current = yield* lockActive(principal.accountId, id)
             const signingSecret = newSigningSecret()
             const subscription = yield* store.rotate(id, {
               secretFingerprint: fingerprintOf(signingSecret),
               secretSealed: seal(key, signingSecret, secretContext(id, current.secretVersion + 1)),
-              overlapSeconds: config.rotationOverlapSeconds
+              overlapSeconds: config.rotationOverlapSeconds,
+              byMemberId: memberOf(principal)
             })
             return { subscription, signingSecret }
           })
         ),
 
-      disable: (accountId: string, id: string): Effect.Effect<Subscription, NotFound | InvalidStateTransition> =>
-        store.transaction(Effect.flatMap(lockActive(accountId, id), () => store.disable(id))),
+      disable: (principal: Principal, id: string): Effect.Effect<Subscription, NotFound | InvalidStateTransition> =>
+        store.transaction(Effect.flatMap(lockActive(principal.accountId, id), () => store.disable(id, memberOf(principal)))),
 
       /** A page of the subscription's deliveries, newest first; a disabled subscription's too. */
       deliveries: (

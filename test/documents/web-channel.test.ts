@@ -63,7 +63,7 @@ t.test("the web channel", (t) =>
           })
         )
         yield* Effect.flatMap(WebhookSubscriptions, (subscriptions) =>
-          subscriptions.create(accountId, {
+          subscriptions.create(principal, {
             endpoint: "https://hooks.example.com/pressroom",
             eventTypes: ["job.succeeded"],
             description: null

@@ -3,31 +3,53 @@
  * an expired, used or replaced invitation refused (the HTTP test can expire one only on
  * PostgreSQL, whose files a second process may open); a session ended after 12 hours idle, 7 days
  * in all, or at sign-out; a key made for a member records the member;
+ * what a member creates or changes (documents, revisions, webhook subscriptions and their secrets
+ * and disabling, custom templates and their deletion, a key's revocation) records the member, and
+ * the same change made with a key (or by the operator) records null;
  * a key's `lastUsedAt` written off the request's path and at most once a minute per key, by the
  * process that skips the write within the minute (on a clock the test moves) and by the statement,
  * which skips a row another process wrote within the minute.
  */
 import { SqlClient } from "@effect/sql"
-import { Effect, Either, Layer, ManagedRuntime, Schedule } from "effect"
+import { ConfigProvider, Effect, Either, Layer, ManagedRuntime, Schedule } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import t from "tap"
 import { AccountAdministration as Administration } from "../../src/accounts/administration.ts"
 import { ApiKeys } from "../../src/accounts/api-keys.ts"
+import { ALL_SCOPES, type Principal } from "../../src/accounts/principal.ts"
+import { makeLocalStore } from "../../src/artifacts/local-store.ts"
+import { ArtifactStore } from "../../src/artifacts/store.ts"
+import { Documents } from "../../src/documents/documents.ts"
 import { Members } from "../../src/members/members.ts"
 import { Sessions } from "../../src/members/sessions.ts"
 import { hashToken } from "../../src/members/tokens.ts"
+import { platformOver } from "../../src/platform.ts"
+import { toDefinition } from "../../src/templates/custom-template.ts"
+import { CustomTemplates } from "../../src/templates/repository.ts"
+import { WebhookSubscriptions } from "../../src/webhooks/subscriptions.ts"
 import { clockAt } from "../helpers/clock.ts"
 import { forEachDatabase } from "../helpers/database.ts"
+import { TestServerKey } from "../helpers/server-key.ts"
+import { stubRenderer } from "../helpers/stub-renderer.ts"
 
 const PASSWORD = "correct horse battery staple"
 
 t.test("members and keys", (t) =>
   forEachDatabase(t, async (t, database) => {
-    const runtime = ManagedRuntime.make(
-      Layer.mergeAll(Members.Default, Administration.Default, ApiKeys.Default, Sessions.Default).pipe(Layer.provideMerge(database.layer))
+    // The platform the dashboard and the REST API share (a stub renderer: nothing here renders).
+    const stub = await Effect.runPromise(stubRenderer)
+    const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
+    const platform = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
+      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"]]))))
     )
+    const layer = Layer.mergeAll(Members.Default, Administration.Default, ApiKeys.Default, Sessions.Default).pipe(
+      Layer.provideMerge(platform)
+    )
+    const runtime = ManagedRuntime.make(layer)
     t.teardown(() => runtime.dispose())
-    const run = <A, E>(effect: Effect.Effect<A, E, Members | Administration | ApiKeys | Sessions | SqlClient.SqlClient>) =>
-      runtime.runPromise(effect)
+    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect)
     const query = <Row extends object>(make: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<Row>, unknown>) =>
       run(Effect.orDie(Effect.flatMap(SqlClient.SqlClient, make)))
 
@@ -92,6 +114,109 @@ t.test("members and keys", (t) =>
         (sql) => sql`select created_by_member_id as by from api_keys where id = ${key.key.id}`
       )
       t.equal(row?.by, memberId)
+    })
+
+    await t.test("what a member changes records the member; a key's change records null", async (t) => {
+      const asMember: Principal = {
+        accountId: account.id,
+        actor: { kind: "member", memberId },
+        plan: "monthly",
+        scopes: new Set(ALL_SCOPES)
+      }
+      const asKey: Principal = { ...asMember, actor: { kind: "key", keyId: key.key.id } }
+      /** The `column`s of `table`'s row `id`. */
+      const recorded = async (table: string, id: string, ...columns: ReadonlyArray<string>) => {
+        const [row] = await query<Record<string, string | null>>((sql) =>
+          sql.unsafe(`select ${columns.join(", ")} from ${table} where id = $1`, [id])
+        )
+        return row
+      }
+      const revision = (markdown: string) => ({ markdown, parentRevisionId: null, spec: { templateId: "clean", locale: "en" } })
+
+      // Each change made by one principal on what the other made, so that each column shows its own changer.
+      for (const [by, other, expected, otherExpected] of [
+        [asMember, asKey, memberId, null],
+        [asKey, asMember, null, memberId]
+      ] as const) {
+        const who = expected === null ? "a key" : "a member"
+        const made = await run(
+          Effect.flatMap(Documents, (documents) => documents.create(by, { taskId: "t", title: "T", revision: revision("# One") }))
+        )
+        t.same(
+          await recorded("documents", made.document.id, "created_by_member_id"),
+          { created_by_member_id: expected },
+          `${who}'s document`
+        )
+        t.same(
+          await recorded("revisions", made.revision.id, "created_by_member_id"),
+          { created_by_member_id: expected },
+          `its first revision`
+        )
+        const revised = await run(Effect.flatMap(Documents, (documents) => documents.revise(other, made.document.id, revision("# Two"))))
+        t.same(
+          await recorded("revisions", revised.revision.id, "created_by_member_id"),
+          { created_by_member_id: otherExpected },
+          `a revision the other made of ${who}'s document records the other`
+        )
+
+        const definition = { endpoint: "https://hooks.example.com/pressroom", eventTypes: ["job.succeeded"], description: null }
+        const { subscription } = await run(Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.create(other, definition)))
+        const columns = ["created_by_member_id", "secret_created_by_member_id", "disabled_by_member_id"]
+        t.same(
+          await recorded("webhook_subscriptions", subscription.id, ...columns),
+          { created_by_member_id: otherExpected, secret_created_by_member_id: otherExpected, disabled_by_member_id: null },
+          "a new subscription records its maker, as its secret's"
+        )
+        await run(Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.rotate(by, subscription.id)))
+        t.same(
+          await recorded("webhook_subscriptions", subscription.id, ...columns),
+          { created_by_member_id: otherExpected, secret_created_by_member_id: expected, disabled_by_member_id: null },
+          `${who}'s rotation records who made the new secret`
+        )
+        await run(Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.disable(by, subscription.id)))
+        t.same(
+          await recorded("webhook_subscriptions", subscription.id, ...columns),
+          { created_by_member_id: otherExpected, secret_created_by_member_id: expected, disabled_by_member_id: expected },
+          `${who}'s disabling records who disabled it`
+        )
+
+        const template = await run(
+          Effect.flatMap(Effect.orDie(toDefinition({ name: "House", baseTemplateId: "clean", options: {} })), (definition) =>
+            Effect.flatMap(CustomTemplates, (templates) => templates.create(by, definition))
+          )
+        )
+        t.same(
+          await recorded("custom_templates", template.id, "created_by_member_id", "deleted_by_member_id"),
+          { created_by_member_id: expected, deleted_by_member_id: null },
+          `${who}'s template`
+        )
+        await run(Effect.flatMap(CustomTemplates, (templates) => templates.delete(other, template.id)))
+        t.same(
+          await recorded("custom_templates", template.id, "created_by_member_id", "deleted_by_member_id"),
+          { created_by_member_id: expected, deleted_by_member_id: otherExpected },
+          "its deletion (the row stays, deleted_at set) records who deleted it"
+        )
+      }
+
+      // Keys are revoked by a member in the dashboard, or by the operator (no principal): null.
+      const revocable = () =>
+        run(Effect.flatMap(Administration, (admin) => admin.createKey(account.id, { name: "Spare", scopes: ["documents.read"] })))
+      const byMember = await revocable()
+      await run(Effect.flatMap(Administration, (admin) => admin.revokeKey(byMember.key.id, account.id, memberId)))
+      t.same(
+        await recorded("api_keys", byMember.key.id, "revoked_by_member_id"),
+        { revoked_by_member_id: memberId },
+        "a member's revocation"
+      )
+      await run(Effect.flatMap(Administration, (admin) => admin.revokeKey(byMember.key.id)))
+      t.same(
+        await recorded("api_keys", byMember.key.id, "revoked_by_member_id"),
+        { revoked_by_member_id: memberId },
+        "revoking again changes nothing: the first revocation's member stays, as its revokedAt does"
+      )
+      const byOperator = await revocable()
+      await run(Effect.flatMap(Administration, (admin) => admin.revokeKey(byOperator.key.id)))
+      t.same(await recorded("api_keys", byOperator.key.id, "revoked_by_member_id"), { revoked_by_member_id: null }, "the operator's")
     })
 
     await t.test("lastUsedAt: off the request's path, at most once a minute per key", async (t) => {

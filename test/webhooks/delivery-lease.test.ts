@@ -76,7 +76,7 @@ t.test("a lapsed delivery lease is taken again, and the first sender's late reco
           plan: "monthly",
           scopes: new Set(["documents.render"])
         }
-        const { subscription } = yield* (yield* WebhookSubscriptions).create(accountId, {
+        const { subscription } = yield* (yield* WebhookSubscriptions).create(principal, {
           endpoint: "https://hooks.example.com/pressroom",
           eventTypes: ["job.cancelled"],
           description: null

@@ -172,6 +172,7 @@ export const confirmRevoke = Effect.gen(function* () {
 export const revokeKey = Effect.gen(function* () {
   yield* memberForm
   const keyId = yield* keyIdParam
-  yield* (yield* AccountAdministration).revokeKey(keyId, (yield* CurrentPrincipal).accountId)
+  const principal = yield* CurrentPrincipal
+  yield* (yield* AccountAdministration).revokeKey(keyId, principal.accountId, memberOf(principal))
   return redirect("/app/keys?revoked=1")
 })

@@ -152,9 +152,7 @@ export const createCustomTemplate = withRefusalPages(
     const created = yield* Effect.either(
       decodedRequest(CreateCustomTemplateRequest, requestOf(form)).pipe(
         Effect.flatMap(toDefinition),
-        Effect.flatMap((definition) =>
-          Effect.flatMap(CustomTemplates, (templates) => templates.create(member.principal.accountId, definition))
-        )
+        Effect.flatMap((definition) => Effect.flatMap(CustomTemplates, (templates) => templates.create(member.principal, definition)))
       )
     )
     if (created._tag === "Left") {
@@ -174,7 +172,7 @@ export const deleteCustomTemplate = (templateId: string) =>
       const member = yield* CurrentMember
       yield* memberForm
       yield* admitted("write")
-      const deleted = yield* Effect.flatMap(CustomTemplates, (templates) => templates.delete(member.principal.accountId, templateId))
+      const deleted = yield* Effect.flatMap(CustomTemplates, (templates) => templates.delete(member.principal, templateId))
       if (deleted._tag === "None") return yield* Effect.fail(new NotFound({ resource: "custom template" }))
       return redirect("/app/templates")
     })

@@ -131,8 +131,7 @@ export const createWebhook = withRefusalPages(
           eventTypes: form.getAll("eventTypes"),
           description: description || null
         }),
-        (definition) =>
-          Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.create(member.principal.accountId, definition))
+        (definition) => Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.create(member.principal, definition))
       )
     )
     if (created._tag === "Left") {
@@ -152,9 +151,7 @@ export const rotateWebhook = (subscriptionId: string) =>
       const member = yield* CurrentMember
       yield* memberForm
       yield* admitted("write")
-      const rotated = yield* Effect.flatMap(WebhookSubscriptions, (subscriptions) =>
-        subscriptions.rotate(member.principal.accountId, subscriptionId)
-      )
+      const rotated = yield* Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.rotate(member.principal, subscriptionId))
       return yield* withList(
         member,
         secretNotice(
@@ -171,7 +168,7 @@ export const disableWebhook = (subscriptionId: string) =>
       const member = yield* CurrentMember
       yield* memberForm
       yield* admitted("write")
-      yield* Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.disable(member.principal.accountId, subscriptionId))
+      yield* Effect.flatMap(WebhookSubscriptions, (subscriptions) => subscriptions.disable(member.principal, subscriptionId))
       return redirect("/app/webhooks")
     })
   )
