@@ -1,6 +1,7 @@
 /** Artifact rows (specification 2.11): one per succeeded job, with the SHA-256 and size of its bytes (artifact.ts). */
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Effect, Option, Schema } from "effect"
+import { Effect, type Option, Schema } from "effect"
+import { column } from "../shared/rows.ts"
 import { type Artifact, ArtifactRow } from "./artifact.ts"
 import { retentionConfig } from "./config.ts"
 
@@ -31,6 +32,24 @@ export interface Reusable {
   readonly manifestSha256: string
 }
 
+/** A reusable artifact's row. */
+const ReusableRow = Schema.Struct({
+  id: Schema.String,
+  jobId: column(Schema.String, "job_id"),
+  storageKey: column(Schema.String, "storage_key"),
+  bytes: Schema.Int,
+  pageCount: column(Schema.Int, "page_count"),
+  sha256: Schema.String,
+  manifestSha256: column(Schema.String, "manifest_sha256")
+})
+
+/** Rows that name storage keys, whose bytes are held or must go. */
+const StorageKeyRow = Schema.Struct({ storageKey: column(Schema.String, "storage_key") })
+const storageKeys = (rows: ReadonlyArray<typeof StorageKeyRow.Type>) => rows.map((row) => row.storageKey)
+
+/** An inserted artifact's row: when it expires. */
+const decodeInserted = Schema.decodeUnknown(Schema.Struct({ expiresAt: column(Schema.DateFromSelf, "expires_at") }))
+
 /** The storage key of an artifact's bytes: its id, so that nothing a client sends reaches a path. */
 export const storageKeyOf = (artifactId: string) => `${artifactId}.pdf`
 
@@ -43,6 +62,36 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
       Result: ArtifactRow,
       execute: (artifactId) => sql`select * from artifacts where id = ${artifactId}`
     })
+    const reusable = SqlSchema.findOne({
+      Request: Schema.Struct({ accountId: Schema.String, reuseKey: Schema.String }),
+      Result: ReusableRow,
+      execute: ({ accountId, reuseKey }) => sql`
+          select id, job_id, storage_key, bytes, page_count, sha256, manifest_sha256 from artifacts
+          where account_id = ${accountId} and reuse_key = ${reuseKey} and status = 'available' and expires_at > now()
+          order by expires_at desc limit 1`
+    })
+    const referenced = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: StorageKeyRow,
+      execute: (keys) => sql`
+              select distinct storage_key from artifacts where storage_key in ${sql.in(keys)} and status = 'available'`
+    })
+    const expire = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: StorageKeyRow,
+      execute: () => sql`
+        update artifacts set status = 'expired'
+        where id in (select id from artifacts where status = 'available' and expires_at <= now() limit 500 for update skip locked)
+        returning storage_key`
+    })
+    const deleteOf = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: StorageKeyRow,
+      execute: (jobIds) => sql`
+              update artifacts set status = 'deleted', delete_requested_at = coalesce(delete_requested_at, now()), deleted_at = now()
+              where job_id in ${sql.in(jobIds)} and status <> 'deleted'
+              returning storage_key`
+    })
     return {
       insert: (artifact: NewArtifact) => {
         const ttl = artifact.purpose === "preview" ? retention.previewTtlSeconds : retention.finalTtlSeconds
@@ -54,37 +103,14 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
                   ${artifact.storageKey}, ${artifact.manifestSha256}, ${artifact.reuseKey},
                   now(), now(), now() + ${ttl} * interval '1 second')
           returning expires_at`.pipe(
-          Effect.map((rows) => (rows[0] as { expires_at: Date }).expires_at),
+          Effect.flatMap(([row]) => decodeInserted(row)),
+          Effect.map((row) => row.expiresAt),
           Effect.orDie
         )
       },
       /** The available artifact of `accountId` with `reuseKey` that lives longest, if any: never another owner's. */
       findReusable: (accountId: string, reuseKey: string): Effect.Effect<Option.Option<Reusable>> =>
-        sql<{
-          id: string
-          job_id: string
-          storage_key: string
-          bytes: number
-          page_count: number
-          sha256: string
-          manifest_sha256: string
-        }>`
-          select id, job_id, storage_key, bytes, page_count, sha256, manifest_sha256 from artifacts
-          where account_id = ${accountId} and reuse_key = ${reuseKey} and status = 'available' and expires_at > now()
-          order by expires_at desc limit 1`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row) => ({
-              id: row.id,
-              jobId: row.job_id,
-              storageKey: row.storage_key,
-              bytes: row.bytes,
-              pageCount: row.page_count,
-              sha256: row.sha256,
-              manifestSha256: row.manifest_sha256
-            }))
-          ),
-          Effect.orDie
-        ),
+        Effect.orDie(reusable({ accountId, reuseKey })),
 
       /**
        * Inside a transaction: whether the artifact is still available, holding it so (a share lock)
@@ -101,23 +127,16 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
       unreferenced: (keys: ReadonlyArray<string>) =>
         keys.length === 0
           ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ storage_key: string }>`
-              select distinct storage_key from artifacts where storage_key in ${sql.in(keys)} and status = 'available'`.pipe(
+          : referenced(keys).pipe(
               Effect.map((rows) => {
-                const held = new Set(rows.map((row) => row.storage_key))
+                const held = new Set(storageKeys(rows))
                 return [...new Set(keys)].filter((key) => !held.has(key))
               }),
               Effect.orDie
             ),
 
       /** Marks every available artifact past its `expiresAt` as expired; returns their storage keys, whose bytes must go. */
-      expireDue: sql<{ storage_key: string }>`
-        update artifacts set status = 'expired'
-        where id in (select id from artifacts where status = 'available' and expires_at <= now() limit 500 for update skip locked)
-        returning storage_key`.pipe(
-        Effect.map((rows) => rows.map((row) => row.storage_key)),
-        Effect.orDie
-      ),
+      expireDue: expire(undefined).pipe(Effect.map(storageKeys), Effect.orDie),
 
       /** Withdraws the artifacts of `jobIds` from use (their document is being deleted): no download or link serves them. */
       withdraw: (jobIds: ReadonlyArray<string>) =>
@@ -129,15 +148,7 @@ export class ArtifactRepository extends Effect.Service<ArtifactRepository>()("pr
 
       /** Marks the artifacts of `jobIds` deleted; returns the storage keys whose bytes must go. */
       markDeleted: (jobIds: ReadonlyArray<string>) =>
-        jobIds.length === 0
-          ? Effect.succeed([] as ReadonlyArray<string>)
-          : sql<{ storage_key: string }>`
-              update artifacts set status = 'deleted', delete_requested_at = coalesce(delete_requested_at, now()), deleted_at = now()
-              where job_id in ${sql.in(jobIds)} and status <> 'deleted'
-              returning storage_key`.pipe(
-              Effect.map((rows) => rows.map((row) => row.storage_key)),
-              Effect.orDie
-            ),
+        jobIds.length === 0 ? Effect.succeed([] as ReadonlyArray<string>) : deleteOf(jobIds).pipe(Effect.map(storageKeys), Effect.orDie),
 
       find: (artifactId: string): Effect.Effect<Option.Option<Artifact>> => Effect.orDie(findById(artifactId))
     } as const

@@ -3,9 +3,9 @@
  * `@effect/sql`'s Migrator at start and by `pressroom migrate`. Processes starting together on one
  * PostgreSQL serialise on the migrator's table lock; the losers find the work done.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { packageRoot } from "../render/fonts/manifest.ts"
@@ -39,6 +39,12 @@ export const latestMigrationId = Effect.map(loader, (all) => all.at(-1)?.[0] ?? 
 export const migrationsApplied = (latest: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ latest: number | null }>`select max(migration_id)::int as latest from pressroom_migrations`
-    return (rows[0]?.latest ?? 0) >= latest
+    const applied = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ latest: Schema.NullOr(Schema.Int) }),
+      execute: () => sql`select max(migration_id)::int as latest from pressroom_migrations`
+    })
+    // A failing statement is the caller's (not ready); a row that does not decode is a defect.
+    const row = yield* applied(undefined).pipe(Effect.catchTags({ ParseError: Effect.die, NoSuchElementException: Effect.die }))
+    return (row.latest ?? 0) >= latest
   })

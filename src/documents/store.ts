@@ -6,7 +6,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, type Option, Schema } from "effect"
 import { CursorPosition } from "../shared/pagination.ts"
-import { Document, Revision, type StoredSpec } from "./document.ts"
+import { Document, DocumentStatus, Revision, type StoredSpec } from "./document.ts"
 
 export interface NewRevision {
   readonly id: string
@@ -136,10 +136,16 @@ export class DocumentStore extends Effect.Service<DocumentStore>()("pressroom/Do
         ).pipe(Effect.flatMap(decodeDocument), Effect.orDie),
 
       /** Active documents whose window lapsed, and deletions not yet finished (a crash, or jobs that were still running). */
-      due: sql<{ id: string; status: string }>`
+      due: Effect.orDie(
+        SqlSchema.findAll({
+          Request: Schema.Void,
+          Result: Schema.Struct({ id: Schema.String, status: DocumentStatus }),
+          execute: () => sql`
         (select id, status from documents where status = 'active' and expires_at <= now() order by expires_at limit 100)
         union all
-        (select id, status from documents where status = 'deleting' order by delete_requested_at limit 100)`.pipe(Effect.orDie)
+        (select id, status from documents where status = 'deleting' order by delete_requested_at limit 100)`
+        })(undefined)
+      )
     } as const
   })
 }) {}

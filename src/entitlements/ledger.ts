@@ -16,13 +16,14 @@
  * left, then from the month's as on any channel. Such a reservation has source `web_daily` and the
  * day as its period; the month's figures never count it.
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import { SqlClient, type SqlError, SqlSchema } from "@effect/sql"
+import { Clock, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import type { Plan } from "./plan.ts"
+import { Plan } from "./plan.ts"
 import type { Channel } from "../render/provenance.ts"
 import { CATALOG_VERSION } from "../render/catalog.ts"
 import { InvalidRequest, NotFound, QuotaExhausted } from "../shared/errors.ts"
+import { column } from "../shared/rows.ts"
 import {
   type DailyTally,
   dailyLeft,
@@ -52,10 +53,21 @@ export interface ReserveInput {
   readonly channel?: Channel
 }
 
-interface AccountRow {
-  readonly plan: Plan
-  readonly monthly_units: number | null
-}
+/** What the ledger reads of an account's row: its plan and custom monthly allowance. */
+const AccountRow = Schema.Struct({ plan: Plan, monthlyUnits: column(Schema.NullOr(Schema.Int), "monthly_units") })
+type AccountRow = typeof AccountRow.Type
+
+/** The units of one account's month, by pool and state (the web daily pool's left out). */
+const TallyRow = Schema.Struct({
+  allowanceCommitted: column(Schema.Int, "allowance_committed"),
+  allowanceReserved: column(Schema.Int, "allowance_reserved"),
+  creditAdded: column(Schema.Int, "credit_added"),
+  creditCommitted: column(Schema.Int, "credit_committed"),
+  creditReserved: column(Schema.Int, "credit_reserved")
+})
+
+/** The units of one account's day in the web daily pool, by state. */
+const DailyTallyRow = Schema.Struct({ committed: Schema.Int, reserved: Schema.Int })
 
 /** The `date` a period is stored as. */
 const periodDate = (periodStart: Date) => periodStart.toISOString().slice(0, 10)
@@ -91,22 +103,27 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         Option.isSome(transaction) ? effect : sql.withTransaction(effect)
       )
 
-    const readAccount = (accountId: string) => sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId}`
-    const lockAccount = (accountId: string) => sql<AccountRow>`select plan, monthly_units from accounts where id = ${accountId} for update`
+    // A row that does not decode is a defect; a failing statement is left to the caller, whose transaction it ends.
+    const accountRow = (lock: boolean) =>
+      SqlSchema.findAll({
+        Request: Schema.String,
+        Result: AccountRow,
+        execute: (accountId) =>
+          lock
+            ? sql`select plan, monthly_units from accounts where id = ${accountId} for update`
+            : sql`select plan, monthly_units from accounts where id = ${accountId}`
+      })
+    const readAccount = (accountId: string) => accountRow(false)(accountId).pipe(Effect.catchTag("ParseError", Effect.die))
+    const lockAccount = (accountId: string) => accountRow(true)(accountId).pipe(Effect.catchTag("ParseError", Effect.die))
 
     /** The account behind a principal or a job: its absence is a bug of the caller, not a client error. */
     const existing = (rows: ReadonlyArray<AccountRow>, accountId: string) =>
       rows[0] ? Effect.succeed(rows[0]) : Effect.dieMessage(`no account ${accountId}`)
 
-    const tallyOf = (accountId: string, periodStart: Date) =>
-      Effect.map(
-        sql<{
-          allowance_committed: number
-          allowance_reserved: number
-          credit_added: number
-          credit_committed: number
-          credit_reserved: number
-        }>`
+    const tally = SqlSchema.single({
+      Request: Schema.Struct({ accountId: Schema.String, periodStart: Schema.DateFromSelf }),
+      Result: TallyRow,
+      execute: ({ accountId, periodStart }) => sql`
           select
             (select coalesce(sum(units), 0)::int from credit_packs where account_id = ${accountId}) as credit_added,
             coalesce(sum(units) filter (where source <> 'credit_pack' and state = 'committed'), 0)::int as allowance_committed,
@@ -115,26 +132,23 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
             coalesce(sum(units) filter (where source = 'credit_pack' and state = 'reserved'), 0)::int as credit_reserved
           from unit_reservations
           where account_id = ${accountId} and state <> 'released' and source <> 'web_daily'
-            and (source = 'credit_pack' or period_start = ${periodDate(periodStart)}::date)`,
-        ([row]): Tally => ({
-          allowanceCommitted: row!.allowance_committed,
-          allowanceReserved: row!.allowance_reserved,
-          creditAdded: row!.credit_added,
-          creditCommitted: row!.credit_committed,
-          creditReserved: row!.credit_reserved
-        })
-      )
+            and (source = 'credit_pack' or period_start = ${periodDate(periodStart)}::date)`
+    })
+    const tallyOf = (accountId: string, periodStart: Date): Effect.Effect<Tally, SqlError.SqlError> =>
+      tally({ accountId, periodStart }).pipe(Effect.catchTags({ ParseError: Effect.die, NoSuchElementException: Effect.die }))
 
-    const dailyTallyOf = (accountId: string, now: Date) =>
-      Effect.map(
-        sql<{ committed: number; reserved: number }>`
+    const dailyTally = SqlSchema.single({
+      Request: Schema.Struct({ accountId: Schema.String, now: Schema.DateFromSelf }),
+      Result: DailyTallyRow,
+      execute: ({ accountId, now }) => sql`
           select
             coalesce(sum(units) filter (where state = 'committed'), 0)::int as committed,
             coalesce(sum(units) filter (where state = 'reserved'), 0)::int as reserved
           from unit_reservations
-          where account_id = ${accountId} and source = 'web_daily' and period_start = ${periodDate(dayStartOf(now))}::date`,
-        ([row]): DailyTally => ({ committed: row!.committed, reserved: row!.reserved })
-      )
+          where account_id = ${accountId} and source = 'web_daily' and period_start = ${periodDate(dayStartOf(now))}::date`
+    })
+    const dailyTallyOf = (accountId: string, now: Date): Effect.Effect<DailyTally, SqlError.SqlError> =>
+      dailyTally({ accountId, now }).pipe(Effect.catchTags({ ParseError: Effect.die, NoSuchElementException: Effect.die }))
 
     /** What is left today of the account's daily pool when `channel` draws on it, else 0. */
     const dailyLeftFor = (accountId: string, account: AccountRow, channel: Channel | undefined, now: Date) =>
@@ -146,7 +160,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
       Effect.gen(function* () {
         const now = yield* currentTime
         const periodStart = periodStartOf(now)
-        const usage = usageOf(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(accountId, periodStart), periodStart)
+        const usage = usageOf(monthlyAllowance(account.plan, account.monthlyUnits), yield* tallyOf(accountId, periodStart), periodStart)
         if (!hasWebDailyPool(account.plan)) return usage
         const daily = yield* dailyTallyOf(accountId, now)
         return { ...usage, webDaily: { used: daily.committed, remaining: dailyLeft(dailyUnits, daily) } }
@@ -167,7 +181,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         const daily = (yield* dailyLeftFor(input.accountId, account, input.channel, now)) >= input.units
         const pool: Pool | undefined = daily
           ? "web_daily"
-          : poolFor(monthlyAllowance(account.plan, account.monthly_units), yield* tallyOf(input.accountId, periodStart), input.units)
+          : poolFor(monthlyAllowance(account.plan, account.monthlyUnits), yield* tallyOf(input.accountId, periodStart), input.units)
         if (pool === undefined) return yield* Effect.fail(new QuotaExhausted())
         const source = pool === "allowance" ? (account.plan === "admin" ? "admin" : "allowance") : pool
         const period = pool === "web_daily" ? dayStartOf(now) : periodStart
@@ -200,7 +214,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         const account = yield* Effect.flatMap(readAccount(accountId), (rows) => existing(rows, accountId))
         if ((yield* dailyLeftFor(accountId, account, channel, now)) > 0) return snapshotOf(account.plan, "web_daily", units, now)
         const tally = yield* tallyOf(accountId, periodStartOf(now))
-        return snapshotOf(account.plan, nextPool(monthlyAllowance(account.plan, account.monthly_units), tally), units, now)
+        return snapshotOf(account.plan, nextPool(monthlyAllowance(account.plan, account.monthlyUnits), tally), units, now)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** The account's units this month (contract section 9). */
@@ -221,7 +235,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
         }
         const [account] = yield* lockAccount(accountId)
         if (!account) return yield* Effect.fail(new NotFound({ resource: "account" }))
-        if (monthlyAllowance(account.plan, account.monthly_units) === UNLIMITED) {
+        if (monthlyAllowance(account.plan, account.monthlyUnits) === UNLIMITED) {
           return yield* Effect.fail(InvalidRequest.unprocessable("the account's entitlement is unlimited; credit packs would add nothing"))
         }
         yield* sql`
@@ -229,6 +243,16 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
           values (${randomUUID()}, ${accountId}, ${packs}, ${packs * PACK_UNITS})`
         return yield* usageIn(accountId, account)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const committedPerDay = SqlSchema.findAll({
+      Request: Schema.Struct({ accountId: Schema.String, first: Schema.DateFromSelf }),
+      Result: Schema.Struct({ day: Schema.String, units: Schema.Int }),
+      execute: ({ accountId, first }) => sql`
+          select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(units)::int as units
+          from unit_reservations
+          where account_id = ${accountId} and state = 'committed' and created_at >= ${first}
+          group by 1`
+    })
 
     /**
      * Units used per UTC day over the `days` days that end today, oldest first, zeros included:
@@ -238,11 +262,7 @@ export class Ledger extends Effect.Service<Ledger>()("pressroom/Ledger", {
       Effect.gen(function* () {
         const today = Date.parse(periodDate(yield* currentTime))
         const first = new Date(today - (days - 1) * 86_400_000)
-        const rows = yield* sql<{ day: string; units: number }>`
-          select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(units)::int as units
-          from unit_reservations
-          where account_id = ${accountId} and state = 'committed' and created_at >= ${first}
-          group by 1`
+        const rows = yield* committedPerDay({ accountId, first })
         const byDay = new Map(rows.map((row) => [row.day, row.units]))
         return Array.from({ length: days }, (_, i) => {
           const day = periodDate(new Date(first.getTime() + i * 86_400_000))

@@ -5,12 +5,16 @@
  * there, under the row lock PostgreSQL takes for `on conflict do update`. Two processes can then
  * never both spend the last token, and no process's clock skews the refill.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
 import { RateLimited } from "../shared/errors.ts"
 import { type RateClass, rateLimitConfig } from "./rate-limit-config.ts"
 
 export type { RateClass } from "./rate-limit-config.ts"
+
+/** A bucket's tokens (a `double precision`). */
+const Tokens = Schema.Struct({ tokens: Schema.Number })
+const Bucket = Schema.Struct({ accountId: Schema.String, rateClass: Schema.String, capacity: Schema.Number })
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLimiter", {
   effect: Effect.gen(function* () {
@@ -23,33 +27,40 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("pressroom/RateLi
     const refilled = (capacity: number) =>
       sql`least(${capacity}::float8, bucket.tokens + greatest(0, extract(epoch from statement_timestamp() - bucket.refilled_at))::float8 * ${capacity / 60}::float8)`
 
-    const takeToken = (accountId: string, rateClass: RateClass, capacity: number) =>
-      sql<{ tokens: number }>`
+    const takeToken = SqlSchema.findAll({
+      Request: Bucket,
+      Result: Tokens,
+      execute: ({ accountId, capacity, rateClass }) => sql`
         insert into rate_limit_buckets as bucket (account_id, class, tokens, refilled_at)
         values (${accountId}, ${rateClass}, ${capacity - 1}, statement_timestamp())
         on conflict (account_id, class) do update
           set tokens = ${refilled(capacity)} - 1, refilled_at = greatest(bucket.refilled_at, statement_timestamp())
           where ${refilled(capacity)} >= 1
-        returning tokens`.pipe(Effect.orDie)
+        returning tokens`
+    })
 
-    /** Whole seconds until the bucket holds one token again; at least 1, as `Retry-After` needs. */
-    const secondsUntilToken = (accountId: string, rateClass: RateClass, capacity: number) =>
-      Effect.map(
-        sql<{ tokens: number }>`
+    const tokensNow = SqlSchema.findOne({
+      Request: Bucket,
+      Result: Tokens,
+      execute: ({ accountId, capacity, rateClass }) => sql`
           select ${refilled(capacity)} as tokens from rate_limit_buckets as bucket
-          where account_id = ${accountId} and class = ${rateClass}`,
-        (rows) => Math.max(1, Math.ceil(((1 - (rows[0]?.tokens ?? 0)) * 60) / capacity))
-      ).pipe(Effect.orDie)
+          where account_id = ${accountId} and class = ${rateClass}`
+    })
+    /** Whole seconds until the bucket holds one token again; at least 1, as `Retry-After` needs. */
+    const secondsUntilToken = (bucket: typeof Bucket.Type) =>
+      Effect.map(tokensNow(bucket), (row) => {
+        const tokens = Option.match(row, { onNone: () => 0, onSome: (found) => found.tokens })
+        return Math.max(1, Math.ceil(((1 - tokens) * 60) / bucket.capacity))
+      }).pipe(Effect.orDie)
 
     /** Spends one token of the owner's `rateClass` bucket, or fails with 429 `rate_limited`. */
     const take = (accountId: string, rateClass: RateClass): Effect.Effect<void, RateLimited> => {
       const capacity = perMinute[rateClass]
-      return Effect.flatMap(takeToken(accountId, rateClass, capacity), (taken) =>
+      const bucket = { accountId, rateClass, capacity }
+      return Effect.flatMap(Effect.orDie(takeToken(bucket)), (taken) =>
         taken.length > 0
           ? Effect.void
-          : Effect.flatMap(secondsUntilToken(accountId, rateClass, capacity), (retryAfterSeconds) =>
-              Effect.fail(new RateLimited({ retryAfterSeconds }))
-            )
+          : Effect.flatMap(secondsUntilToken(bucket), (retryAfterSeconds) => Effect.fail(new RateLimited({ retryAfterSeconds })))
       )
     }
 

@@ -4,10 +4,11 @@
  * released) is announced on `CHANGES_CHANNEL` in the statement that makes it, so the notification
  * is sent when the change commits.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
 import { jcs, sha256Hex } from "../shared/hash.ts"
-import { decodeError, encodeError, type SavedOutcome } from "./saved-outcome.ts"
+import { column } from "../shared/rows.ts"
+import { encodeError, SavedError, type SavedOutcome } from "./saved-outcome.ts"
 
 export const CHANGES_CHANNEL = "pressroom_idempotency"
 
@@ -26,30 +27,47 @@ export interface IdempotencyRecord {
   readonly outcome: Option.Option<SavedOutcome>
 }
 
-interface RecordRow {
-  readonly request_sha256: string
-  readonly state: "in_progress" | "completed"
-  readonly response_status: number | null
-  readonly response_headers: Record<string, string> | null
-  readonly response_body: string | null
-  readonly response_error: unknown
-}
+/** A record's row: its outcome is an error (`response_error`) or a response (status, headers, body), once completed. */
+const RecordRow = Schema.Struct({
+  requestSha256: column(Schema.String, "request_sha256"),
+  state: Schema.Literal("in_progress", "completed"),
+  responseStatus: column(Schema.NullOr(Schema.Int), "response_status"),
+  responseHeaders: column(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })), "response_headers"),
+  responseBody: column(Schema.NullOr(Schema.String), "response_body"),
+  responseError: column(Schema.NullOr(SavedError), "response_error")
+})
 
-const toRecord = (row: RecordRow): IdempotencyRecord => ({
-  requestSha256: row.request_sha256,
+const toRecord = (row: typeof RecordRow.Type): IdempotencyRecord => ({
+  requestSha256: row.requestSha256,
   outcome:
     row.state === "in_progress"
       ? Option.none()
       : Option.some(
-          row.response_error !== null
-            ? { _tag: "error", error: decodeError(row.response_error) }
-            : { _tag: "response", response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body } }
+          row.responseError !== null
+            ? { _tag: "error", error: row.responseError }
+            : { _tag: "response", response: { status: row.responseStatus!, headers: row.responseHeaders ?? {}, body: row.responseBody } }
         )
 })
 
 export const makeIdempotencyRecords = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const where = (scope: RecordScope) => sql`account_id = ${scope.accountId} and operation = ${scope.operation} and key = ${scope.key}`
+  const Scope = Schema.Struct({ accountId: Schema.String, operation: Schema.String, key: Schema.String })
+
+  const unexpired = SqlSchema.findOne({
+    Request: Scope,
+    Result: RecordRow,
+    execute: (scope) => sql`
+          select request_sha256, state, response_status, response_headers, response_body, response_error
+          from idempotency_records where ${where(scope)} and expires_at > now()`
+  })
+  const purge = SqlSchema.single({
+    Request: Schema.Void,
+    Result: Schema.Struct({ purged: Schema.Int }),
+    execute: () => sql`
+        with purged as (delete from idempotency_records where expires_at <= now() returning 1)
+        select count(*)::int as purged from purged`
+  })
 
   return {
     /**
@@ -74,12 +92,7 @@ export const makeIdempotencyRecords = Effect.gen(function* () {
 
     /** The unexpired record of `scope`, if any. */
     find: (scope: RecordScope): Effect.Effect<Option.Option<IdempotencyRecord>> =>
-      Effect.map(
-        sql<RecordRow>`
-          select request_sha256, state, response_status, response_headers, response_body, response_error
-          from idempotency_records where ${where(scope)} and expires_at > now()`,
-        (rows) => Option.map(Option.fromNullable(rows[0]), toRecord)
-      ).pipe(Effect.orDie),
+      Effect.map(unexpired(scope), Option.map(toRecord)).pipe(Effect.orDie),
 
     /** Saves the outcome of the request that claimed the record. */
     complete: (scope: RecordScope, outcome: SavedOutcome) => {
@@ -114,11 +127,6 @@ export const makeIdempotencyRecords = Effect.gen(function* () {
         where account_id = ${accountId} and response_body like ${`%${documentId}%`}`.pipe(Effect.asVoid, Effect.orDie),
 
     /** Deletes every expired record; returns how many. */
-    purgeExpired: Effect.map(
-      sql<{ purged: number }>`
-        with purged as (delete from idempotency_records where expires_at <= now() returning 1)
-        select count(*)::int as purged from purged`,
-      (rows) => rows[0]?.purged ?? 0
-    ).pipe(Effect.orDie)
+    purgeExpired: Effect.map(purge(undefined), (row) => row.purged).pipe(Effect.orDie)
   } as const
 })

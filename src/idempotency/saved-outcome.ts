@@ -116,6 +116,5 @@ export const jsonOutcome = <A>(): OutcomeCodec<A> => ({
   replayError: ({ headers: _, ...error }) => new PublishedError({ error: { ...error, category: categoryOf[error.code] }, headers: {} })
 })
 
-/** The error's JSON for the record, and back. */
+/** The error's JSON for the record (`SavedError` decodes it back from the record's row). */
 export const encodeError = Schema.encodeSync(SavedError)
-export const decodeError = Schema.decodeUnknownSync(SavedError)

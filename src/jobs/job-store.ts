@@ -10,8 +10,9 @@ import type { EntitlementSnapshot } from "../entitlements/entitlement.ts"
 import type { Channel, Provenance } from "../render/provenance.ts"
 import type { RenderWarning } from "../render/common/warnings.ts"
 import type { PublishingError } from "../shared/errors.ts"
+import { column } from "../shared/rows.ts"
 import { claimFairly } from "./fair-claim.ts"
-import { type Job, JobRow, type Purpose, type RenderSpec } from "./job.ts"
+import { type Job, JobRow, JobStatus, type Purpose, type RenderSpec } from "./job.ts"
 
 export interface NewJob {
   readonly id: string
@@ -88,6 +89,22 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           order by lease_expires_at limit 50 for update skip locked`
     })
 
+    const heartbeatOf = SqlSchema.findOne({
+      Request: Schema.Struct({ jobId: Schema.String, fencingToken: Schema.Int, leaseMs: Schema.Number }),
+      Result: Schema.Struct({ cancelRequested: column(Schema.Boolean, "cancel_requested") }),
+      execute: ({ fencingToken, jobId, leaseMs }) =>
+        sql`
+          update jobs set lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
+          where id = ${jobId} and fencing_token = ${fencingToken} and status = 'running'
+          returning cancel_requested_at is not null as cancel_requested`
+    })
+
+    const statesOfDocument = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ id: Schema.String, status: JobStatus }),
+      execute: (documentId) => sql`select id, status from jobs where document_id = ${documentId}`
+    })
+
     return {
       insert: (job: NewJob): Effect.Effect<Job> => insert(job),
 
@@ -101,14 +118,7 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
         claimNext({ owner, leaseMs }).pipe(Effect.map(Option.map((job) => ({ job, fencingToken: job.fencingToken }))), Effect.orDie),
 
       /** Extends a lease; none when the claim is no longer ours. Also says whether a cancel was asked for. */
-      heartbeat: (jobId: string, fencingToken: number, leaseMs: number) =>
-        sql<{ cancel_requested: boolean }>`
-          update jobs set lease_expires_at = now() + ${leaseMs} * interval '1 millisecond'
-          where id = ${jobId} and fencing_token = ${fencingToken} and status = 'running'
-          returning cancel_requested_at is not null as cancel_requested`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ cancelRequested: row.cancel_requested }))),
-          Effect.orDie
-        ),
+      heartbeat: (jobId: string, fencingToken: number, leaseMs: number) => Effect.orDie(heartbeatOf({ jobId, fencingToken, leaseMs })),
 
       /**
        * Fenced, and refused too once a cancel was asked for (a user's, or its document's deletion):
@@ -155,8 +165,7 @@ export class JobStore extends Effect.Service<JobStore>()("pressroom/JobStore", {
           returning id`.pipe(Effect.map(applied), Effect.orDie),
 
       /** The jobs of a document, with their states (deletion cancels those not yet ended). */
-      ofDocument: (documentId: string) =>
-        sql<{ id: string; status: string }>`select id, status from jobs where document_id = ${documentId}`.pipe(Effect.orDie),
+      ofDocument: (documentId: string) => Effect.orDie(statesOfDocument(documentId)),
 
       /** The jobs of a document, locked for the rest of the caller's transaction, which has locked the document. */
       lockOfDocument: (documentId: string): Effect.Effect<ReadonlyArray<Job>> => Effect.orDie(ofDocumentLocked(documentId)),

@@ -6,11 +6,12 @@
  * one account. Sign-in answers the same for a wrong password, an unknown email and a throttled one,
  * and costs the same hash in each case.
  */
-import { SqlClient } from "@effect/sql"
-import { Data, Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Data, Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { Accounts } from "../accounts/accounts.ts"
 import { InvalidRequest, InvalidStateTransition, type NotFound } from "../shared/errors.ts"
+import { column, TimestampColumn } from "../shared/rows.ts"
 import { Invitation, normalEmail } from "./member.ts"
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UNMATCHABLE_HASH, verifyPassword } from "./password.ts"
 import { SignInThrottle } from "./sign-in-throttle.ts"
@@ -27,6 +28,34 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
     const accounts = yield* Accounts
     const throttle = yield* SignInThrottle
 
+    const memberOfEmail = SqlSchema.single({
+      Request: Schema.String,
+      Result: Schema.Struct({ id: Schema.String, accountId: column(Schema.String, "account_id") }),
+      execute: (email) => sql`select id, account_id from members where email = ${email}`
+    })
+    const newInvitation = SqlSchema.single({
+      Request: Schema.Struct({ memberId: Schema.String, tokenSha256: Schema.String }),
+      Result: Schema.Struct({ id: Schema.String, expiresAt: column(TimestampColumn, "expires_at") }),
+      execute: ({ memberId, tokenSha256 }) => sql`
+              insert into invitations (id, member_id, token_sha256, expires_at)
+              values (${randomUUID()}, ${memberId}, ${tokenSha256}, now() + make_interval(hours => ${INVITATION_TTL_HOURS}))
+              returning id, expires_at`
+    })
+    const useInvitation = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ memberId: column(Schema.String, "member_id") }),
+      execute: (tokenSha256) => sql`
+              update invitations set used_at = now()
+              where token_sha256 = ${tokenSha256} and used_at is null and expires_at > now()
+              returning member_id`
+    })
+    const credentialOf = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ id: Schema.String, passwordHash: column(Schema.NullOr(Schema.String), "password_hash") }),
+      execute: (email) => sql`
+          select id, password_hash from members where email = ${email}`
+    })
+
     /** A new invitation of `email` into `accountId`, and the token its URL carries (the only copy). */
     const invite = (
       accountId: string,
@@ -41,20 +70,16 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
           .withTransaction(
             Effect.gen(function* () {
               yield* sql`insert into members (id, account_id, email) values (${randomUUID()}, ${account.id}, ${email}) on conflict (email) do nothing`
-              const [member] = yield* sql<{ id: string; account_id: string }>`select id, account_id from members where email = ${email}`
-              if (member!.account_id !== account.id) {
+              const member = yield* Effect.orDie(memberOfEmail(email))
+              if (member.accountId !== account.id) {
                 return yield* Effect.fail(new InvalidStateTransition({ currentState: "member_of_another_account", expectedStates: [] }))
               }
-              yield* sql`update invitations set used_at = now() where member_id = ${member!.id} and used_at is null`
-              const [invitation] = yield* sql<{ id: string; expires_at: Date }>`
-              insert into invitations (id, member_id, token_sha256, expires_at)
-              values (${randomUUID()}, ${member!.id}, ${hashToken(token)}, now() + make_interval(hours => ${INVITATION_TTL_HOURS}))
-              returning id, expires_at`
-              return invitation!
+              yield* sql`update invitations set used_at = now() where member_id = ${member.id} and used_at is null`
+              return yield* Effect.orDie(newInvitation({ memberId: member.id, tokenSha256: hashToken(token) }))
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
-        return { invitation: new Invitation({ id: row.id, email, expiresAt: new Date(row.expires_at).toISOString() }), token }
+        return { invitation: new Invitation({ id: row.id, email, expiresAt: row.expiresAt }), token }
       })
 
     /** Whether `token` is an invitation that can still be accepted (to show its page, or say it cannot be). */
@@ -75,14 +100,12 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
         const accepted = yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const [invitation] = yield* sql<{ member_id: string }>`
-              update invitations set used_at = now()
-              where token_sha256 = ${hashToken(token)} and used_at is null and expires_at > now()
-              returning member_id`
-              if (invitation === undefined) return Option.none<string>()
-              yield* sql`update members set password_hash = ${passwordHash} where id = ${invitation.member_id}`
-              yield* sql`update sessions set ended_at = now() where member_id = ${invitation.member_id} and ended_at is null`
-              return Option.some(invitation.member_id)
+              const invitation = yield* useInvitation(hashToken(token))
+              if (Option.isNone(invitation)) return Option.none<string>()
+              const { memberId } = invitation.value
+              yield* sql`update members set password_hash = ${passwordHash} where id = ${memberId}`
+              yield* sql`update sessions set ended_at = now() where member_id = ${memberId} and ended_at is null`
+              return Option.some(memberId)
             })
           )
           .pipe(Effect.orDie)
@@ -94,9 +117,8 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
       Effect.gen(function* () {
         const email = emailText.trim().toLowerCase().slice(0, 254)
         const locked = yield* throttle.isLocked(email)
-        const [member] = yield* Effect.orDie(sql<{ id: string; password_hash: string | null }>`
-          select id, password_hash from members where email = ${email}`)
-        const stored = member?.password_hash ?? UNMATCHABLE_HASH
+        const member = Option.getOrUndefined(yield* Effect.orDie(credentialOf(email)))
+        const stored = member?.passwordHash ?? UNMATCHABLE_HASH
         const matches = yield* verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), stored)
         if (locked) return Option.none()
         if (!matches || member === undefined) {

@@ -3,9 +3,10 @@
  * here only as its SHA-256, with the form token (CSRF) of the session beside it. A session is new
  * at every sign-in and ends at sign-out, after 12 hours without a request, or 7 days after it began.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { column } from "../shared/rows.ts"
 import { hashToken, isTokenShaped, newToken } from "./tokens.ts"
 
 export const IDLE_HOURS = 12
@@ -17,6 +18,15 @@ export interface Session {
   readonly email: string
   readonly csrfToken: string
 }
+
+/** A live session's row, with its member's account and email. */
+const SessionRow = Schema.Struct({
+  id: Schema.String,
+  memberId: column(Schema.String, "member_id"),
+  accountId: column(Schema.String, "account_id"),
+  email: Schema.String,
+  csrfToken: column(Schema.String, "csrf_token")
+})
 
 export class Sessions extends Effect.Service<Sessions>()("pressroom/Sessions", {
   effect: Effect.gen(function* () {
@@ -30,6 +40,17 @@ export class Sessions extends Effect.Service<Sessions>()("pressroom/Sessions", {
         values (${randomUUID()}, ${memberId}, ${hashToken(token)}, ${newToken()})`.pipe(Effect.as(token), Effect.orDie)
     }
 
+    const live = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: SessionRow,
+      execute: (tokenSha256) => sql`
+          select s.id, s.member_id, m.account_id, m.email, s.csrf_token
+          from sessions s join members m on m.id = s.member_id
+          where s.token_sha256 = ${tokenSha256} and s.ended_at is null
+            and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS})
+            and s.created_at > now() - make_interval(days => ${LIFETIME_DAYS})`
+    })
+
     /**
      * The live session of the cookie's `token`, seen now: it counts as a request for the idle
      * limit (written at most once a minute, to spare the database a write per request).
@@ -37,15 +58,11 @@ export class Sessions extends Effect.Service<Sessions>()("pressroom/Sessions", {
     const find = (token: string): Effect.Effect<Option.Option<Session>> =>
       Effect.gen(function* () {
         if (!isTokenShaped(token)) return Option.none()
-        const [row] = yield* sql<{ id: string; member_id: string; account_id: string; email: string; csrf_token: string }>`
-          select s.id, s.member_id, m.account_id, m.email, s.csrf_token
-          from sessions s join members m on m.id = s.member_id
-          where s.token_sha256 = ${hashToken(token)} and s.ended_at is null
-            and s.last_seen_at > now() - make_interval(hours => ${IDLE_HOURS})
-            and s.created_at > now() - make_interval(days => ${LIFETIME_DAYS})`
-        if (row === undefined) return Option.none()
-        yield* sql`update sessions set last_seen_at = now() where id = ${row.id} and last_seen_at < now() - interval '1 minute'`
-        return Option.some({ memberId: row.member_id, accountId: row.account_id, email: row.email, csrfToken: row.csrf_token })
+        const found = yield* live(hashToken(token))
+        if (Option.isNone(found)) return Option.none()
+        const { id, ...session } = found.value
+        yield* sql`update sessions set last_seen_at = now() where id = ${id} and last_seen_at < now() - interval '1 minute'`
+        return Option.some(session)
       }).pipe(Effect.orDie)
 
     /** Ends the session of `token`, if there is one. */

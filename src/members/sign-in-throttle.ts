@@ -4,8 +4,9 @@
  * database, so every process sharing it counts the same; attempts refused while throttled are not
  * failures (they would otherwise keep the email locked for ever).
  */
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { column } from "../shared/rows.ts"
 
 export const MAX_FAILURES = 10
 export const WINDOW_MS = 15 * 60 * 1000
@@ -26,18 +27,24 @@ export class SignInThrottle extends Effect.Service<SignInThrottle>()("pressroom/
   effect: Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
 
-    /** Whether `email` may try to sign in now. Only failures of the last two windows can matter. */
-    const isLocked = (email: string): Effect.Effect<boolean> =>
-      sql<{ failed_at: Date; now: Date }>`
+    const recentFailures = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: Schema.Struct({ failedAt: column(Schema.DateFromSelf, "failed_at"), now: Schema.DateFromSelf }),
+      execute: (email) => sql`
         select failed_at, now() as now from sign_in_failures
         where email = ${email} and failed_at > now() - interval '30 minutes'
-        order by failed_at desc`.pipe(
+        order by failed_at desc`
+    })
+
+    /** Whether `email` may try to sign in now. Only failures of the last two windows can matter. */
+    const isLocked = (email: string): Effect.Effect<boolean> =>
+      recentFailures(email).pipe(
         Effect.map(
           (rows) =>
             rows.length >= MAX_FAILURES &&
             lockedAt(
-              rows.map((row) => new Date(row.failed_at)),
-              new Date(rows[0]!.now).getTime()
+              rows.map((row) => row.failedAt),
+              rows[0]!.now.getTime()
             )
         ),
         Effect.orDie

@@ -5,8 +5,8 @@
  * from the database at scrape time so that every process reports the shared truth, jobs by status,
  * queue depth, units reserved and committed, and webhook deliveries by status and those due.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect, Runtime } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Runtime, Schema } from "effect"
 import client from "prom-client"
 import { noWorkerReplacements } from "../render/engine/engine.ts"
 import { RenderService } from "../render/service.ts"
@@ -45,8 +45,11 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       registers: [registry]
     })
     for (const outcome of ["delivered", "failed", "refused"]) deliveryAttemptSeconds.zero({ outcome })
-    const query = <A extends object>(statement: Effect.Effect<ReadonlyArray<A>, unknown>) =>
-      Runtime.runPromise(runtime)(Effect.orDie(statement))
+    /** Runs a count read at scrape time: its rows, decoded by `Result`. */
+    const query = <A, I>(Result: Schema.Schema<A, I>, statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+      Runtime.runPromise(runtime)(Effect.orDie(SqlSchema.findAll({ Request: Schema.Void, Result, execute: () => statement })(undefined)))
+    const Count = Schema.Struct({ n: Schema.Int })
+    const CountByStatus = Schema.Struct({ status: Schema.String, n: Schema.Int })
 
     new client.Gauge({
       name: "pressroom_jobs",
@@ -55,7 +58,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       registers: [registry],
       async collect() {
         this.reset()
-        const rows = await query(sql<{ status: string; n: number }>`select status, count(*)::int as n from jobs group by status`)
+        const rows = await query(CountByStatus, sql`select status, count(*)::int as n from jobs group by status`)
         for (const row of rows) this.set({ status: row.status }, row.n)
       }
     })
@@ -64,7 +67,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       help: "Jobs waiting to be claimed",
       registers: [registry],
       async collect() {
-        const rows = await query(sql<{ n: number }>`select count(*)::int as n from jobs where status = 'queued'`)
+        const rows = await query(Count, sql`select count(*)::int as n from jobs where status = 'queued'`)
         this.set(rows[0]?.n ?? 0)
       }
     })
@@ -76,7 +79,8 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       async collect() {
         this.reset()
         const rows = await query(
-          sql<{ state: string; n: number }>`select state, coalesce(sum(units), 0)::int as n from unit_reservations group by state`
+          Schema.Struct({ state: Schema.String, n: Schema.Int }),
+          sql`select state, coalesce(sum(units), 0)::int as n from unit_reservations group by state`
         )
         for (const state of ["reserved", "committed", "released"]) {
           this.set({ state }, rows.find((row) => row.state === state)?.n ?? 0)
@@ -91,9 +95,7 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       registers: [registry],
       async collect() {
         this.reset()
-        const rows = await query(
-          sql<{ status: string; n: number }>`select status, count(*)::int as n from webhook_deliveries group by status`
-        )
+        const rows = await query(CountByStatus, sql`select status, count(*)::int as n from webhook_deliveries group by status`)
         for (const status of ["pending", "delivered", "failed", "dropped"]) {
           this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0)
         }
@@ -105,7 +107,8 @@ export class Metrics extends Effect.Service<Metrics>()("pressroom/Metrics", {
       registers: [registry],
       async collect() {
         const rows = await query(
-          sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where status = 'pending' and next_attempt_at <= now()`
+          Count,
+          sql`select count(*)::int as n from webhook_deliveries where status = 'pending' and next_attempt_at <= now()`
         )
         this.set(rows[0]?.n ?? 0)
       }

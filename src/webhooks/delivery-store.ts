@@ -4,8 +4,9 @@
  * attempt whose lease lapsed (and was taken again by another process) or whose subscription was
  * disabled meanwhile (its deliveries dropped) changes nothing.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { column } from "../shared/rows.ts"
 import type { SealedSecrets } from "./secrets.ts"
 
 /** How many outbox events one fan-out transaction takes. */
@@ -24,6 +25,25 @@ export interface ClaimedDelivery {
   /** Asked for by the owner (redeliver): one attempt, not retried. */
   readonly redelivery: boolean
 }
+
+/** A row's id. */
+const IdRow = Schema.Struct({ id: Schema.String })
+
+/** A claimed delivery's row, joined with its event and its subscription's secrets. */
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  attempt: column(Schema.Int, "attempt_count"),
+  eventType: column(Schema.String, "event_type"),
+  eventCreatedAt: column(Schema.DateFromSelf, "event_created_at"),
+  payload: Schema.Unknown,
+  endpoint: Schema.String,
+  redelivery: Schema.Boolean,
+  subscriptionId: column(Schema.String, "subscription_id"),
+  secretVersion: column(Schema.Int, "secret_version"),
+  secretSealed: column(Schema.String, "secret_sealed"),
+  previousSecretSealed: column(Schema.NullOr(Schema.String), "previous_secret_sealed"),
+  previousSecretExpiresAt: column(Schema.NullOr(Schema.DateFromSelf), "previous_secret_expires_at")
+})
 
 /** What an attempt left to record: the endpoint's status code, or why there was none. */
 export interface AttemptRecord {
@@ -60,6 +80,77 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
         update webhook_deliveries set status = 'dropped', lease_owner = null, lease_expires_at = null, updated_at = now()
         where subscription_id = ${subscriptionId} and status = 'pending'`
 
+    const undispatched = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: IdRow,
+      execute: () => sql`
+                select id from outbox_events where dispatched_at is null
+                order by created_at limit ${FAN_OUT_BATCH} for update skip locked`
+    })
+    const fanOutEvents = SqlSchema.findAll({
+      Request: Schema.Struct({ ids: Schema.Array(Schema.String), firstDelaySeconds: Schema.Number }),
+      Result: IdRow,
+      execute: ({ firstDelaySeconds, ids }) => sql`
+                insert into webhook_deliveries (id, event_id, subscription_id, account_id, job_id, event_type, status,
+                  next_attempt_at, created_at, updated_at)
+                select gen_random_uuid(), e.id, s.id, e.account_id, e.job_id, e.type,
+                  case when s.status = 'active' then 'pending' else 'dropped' end,
+                  now() + make_interval(secs => ${firstDelaySeconds}), now(), now()
+                from outbox_events e
+                join webhook_subscriptions s on s.account_id = e.account_id
+                  and s.created_at <= e.created_at and (s.disabled_at is null or s.disabled_at > e.created_at)
+                  and s.event_types @> jsonb_build_array(e.type)
+                where ${sql.in("e.id", ids)}
+                on conflict (event_id, subscription_id) do nothing
+                returning id`
+    })
+    const claimDue = SqlSchema.findOne({
+      Request: Schema.Struct({ owner: Schema.String, leaseMs: Schema.Number }),
+      Result: IdRow,
+      execute: ({ leaseMs, owner }) => sql`
+            update webhook_deliveries set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
+              attempt_count = attempt_count + 1, updated_at = now()
+            where id = (
+              select d.id from webhook_deliveries d
+              where d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_expires_at is null or d.lease_expires_at <= now())
+                and not exists (
+                  select 1 from webhook_deliveries o
+                  where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now())
+              order by d.next_attempt_at limit 1
+              for update of d skip locked)
+            returning id`
+    })
+    const claimed = SqlSchema.single({
+      Request: Schema.String,
+      Result: ClaimedRow,
+      execute: (deliveryId) => sql`
+            select d.id, d.attempt_count, d.event_type, e.created_at as event_created_at, e.payload, s.endpoint, d.redelivery,
+              s.id as subscription_id, s.secret_version, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at
+            from webhook_deliveries d
+            join outbox_events e on e.id = d.event_id
+            join webhook_subscriptions s on s.id = d.subscription_id
+            where d.id = ${deliveryId}`
+    })
+    const continueStreak = SqlSchema.findOne({
+      Request: Schema.Struct({ subscriptionId: Schema.String, disableAfterSeconds: Schema.Number }),
+      Result: Schema.Struct({ expired: Schema.Boolean }),
+      execute: ({ disableAfterSeconds, subscriptionId }) => sql`
+                update webhook_subscriptions set failing_since = coalesce(failing_since, now())
+                where id = ${subscriptionId}
+                returning failing_since <= now() - make_interval(secs => ${disableAfterSeconds}) as expired`
+    })
+    const nextDue = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ ms: Schema.NullOr(Schema.Number) }),
+      execute: () => sql`
+          select (extract(epoch from min(case when d.lease_expires_at > now() then d.lease_expires_at else d.next_attempt_at end) - now())
+            * 1000)::float8 as ms
+          from webhook_deliveries d
+          where d.status = 'pending' and (d.lease_expires_at > now() or not exists (
+            select 1 from webhook_deliveries o
+            where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now()))`
+    })
+
     return {
       /**
        * Takes up to a batch of undispatched events (skipping those another process holds) and, in
@@ -73,24 +164,10 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
         sql
           .withTransaction(
             Effect.gen(function* () {
-              const events = yield* sql<{ id: string }>`
-                select id from outbox_events where dispatched_at is null
-                order by created_at limit ${FAN_OUT_BATCH} for update skip locked`
+              const events = yield* undispatched(undefined)
               if (events.length === 0) return { events: 0, deliveries: 0 }
               const ids = events.map((event) => event.id)
-              const written = yield* sql<{ id: string }>`
-                insert into webhook_deliveries (id, event_id, subscription_id, account_id, job_id, event_type, status,
-                  next_attempt_at, created_at, updated_at)
-                select gen_random_uuid(), e.id, s.id, e.account_id, e.job_id, e.type,
-                  case when s.status = 'active' then 'pending' else 'dropped' end,
-                  now() + make_interval(secs => ${firstDelaySeconds}), now(), now()
-                from outbox_events e
-                join webhook_subscriptions s on s.account_id = e.account_id
-                  and s.created_at <= e.created_at and (s.disabled_at is null or s.disabled_at > e.created_at)
-                  and s.event_types @> jsonb_build_array(e.type)
-                where ${sql.in("e.id", ids)}
-                on conflict (event_id, subscription_id) do nothing
-                returning id`
+              const written = yield* fanOutEvents({ ids, firstDelaySeconds })
               yield* sql`update outbox_events set dispatched_at = now() where ${sql.in("id", ids)}`
               return { events: events.length, deliveries: written.length }
             })
@@ -105,54 +182,23 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
        */
       claim: (owner: string, leaseMs: number): Effect.Effect<ClaimedDelivery | undefined> =>
         Effect.gen(function* () {
-          const claimed = yield* sql<{ id: string }>`
-            update webhook_deliveries set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000}),
-              attempt_count = attempt_count + 1, updated_at = now()
-            where id = (
-              select d.id from webhook_deliveries d
-              where d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_expires_at is null or d.lease_expires_at <= now())
-                and not exists (
-                  select 1 from webhook_deliveries o
-                  where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now())
-              order by d.next_attempt_at limit 1
-              for update of d skip locked)
-            returning id`
-          if (claimed.length === 0) return undefined
-          const rows = yield* sql<{
-            id: string
-            attempt_count: number
-            event_type: string
-            event_created_at: Date
-            payload: unknown
-            endpoint: string
-            redelivery: boolean
-            subscription_id: string
-            secret_version: number
-            secret_sealed: string
-            previous_secret_sealed: string | null
-            previous_secret_expires_at: Date | null
-          }>`
-            select d.id, d.attempt_count, d.event_type, e.created_at as event_created_at, e.payload, s.endpoint, d.redelivery,
-              s.id as subscription_id, s.secret_version, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_expires_at
-            from webhook_deliveries d
-            join outbox_events e on e.id = d.event_id
-            join webhook_subscriptions s on s.id = d.subscription_id
-            where d.id = ${claimed[0]!.id}`
-          const row = rows[0]!
+          const due = yield* claimDue({ owner, leaseMs })
+          if (Option.isNone(due)) return undefined
+          const row = yield* claimed(due.value.id)
           return {
             id: row.id,
-            attempt: row.attempt_count,
-            eventType: row.event_type,
-            eventCreatedAt: row.event_created_at,
+            attempt: row.attempt,
+            eventType: row.eventType,
+            eventCreatedAt: row.eventCreatedAt,
             data: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
             endpoint: row.endpoint,
             redelivery: row.redelivery,
             subscription: {
-              id: row.subscription_id,
-              secretVersion: row.secret_version,
-              secretSealed: row.secret_sealed,
-              previousSecretSealed: row.previous_secret_sealed,
-              previousSecretExpiresAt: row.previous_secret_expires_at
+              id: row.subscriptionId,
+              secretVersion: row.secretVersion,
+              secretSealed: row.secretSealed,
+              previousSecretSealed: row.previousSecretSealed,
+              previousSecretExpiresAt: row.previousSecretExpiresAt
             }
           }
         }).pipe(Effect.orDie),
@@ -194,11 +240,8 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
                 yield* sql`update webhook_subscriptions set failing_since = null where id = ${claim.subscriptionId}`
                 return
               }
-              const streak = yield* sql<{ expired: boolean }>`
-                update webhook_subscriptions set failing_since = coalesce(failing_since, now())
-                where id = ${claim.subscriptionId}
-                returning failing_since <= now() - make_interval(secs => ${disableAfterSeconds}) as expired`
-              if (ending._tag === "gone" || streak[0]?.expired === true) yield* disableSubscription(claim.subscriptionId)
+              const streak = yield* continueStreak({ subscriptionId: claim.subscriptionId, disableAfterSeconds })
+              if (ending._tag === "gone" || Option.exists(streak, (row) => row.expired)) yield* disableSubscription(claim.subscriptionId)
             })
           )
           .pipe(Effect.asVoid, Effect.orDie),
@@ -209,17 +252,8 @@ export class DeliveryStore extends Effect.Service<DeliveryStore>()("pressroom/De
        * attempt's end announces it.
        */
       untilNextDue: (): Effect.Effect<number | undefined> =>
-        sql<{ ms: number | null }>`
-          select (extract(epoch from min(case when d.lease_expires_at > now() then d.lease_expires_at else d.next_attempt_at end) - now())
-            * 1000)::float8 as ms
-          from webhook_deliveries d
-          where d.status = 'pending' and (d.lease_expires_at > now() or not exists (
-            select 1 from webhook_deliveries o
-            where o.subscription_id = d.subscription_id and o.status = 'pending' and o.lease_expires_at > now()))`.pipe(
-          Effect.map((rows) => {
-            const ms = rows[0]?.ms
-            return ms === null || ms === undefined ? undefined : Math.max(0, Number(ms))
-          }),
+        nextDue(undefined).pipe(
+          Effect.map(({ ms }) => (ms === null ? undefined : Math.max(0, ms))),
           Effect.orDie
         )
     } as const

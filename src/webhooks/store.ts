@@ -4,7 +4,7 @@
  * lock (`lockForOwner`), and creation under the owner's account row, so concurrent creations
  * cannot pass the cap together.
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { type Subscription, SubscriptionRow } from "./subscription.ts"
 
@@ -42,18 +42,21 @@ export class SubscriptionStore extends Effect.Service<SubscriptionStore>()("pres
     const one = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
       Effect.map(subscriptions(statement), (rows) => Option.fromNullable(rows[0]))
 
+    const activeCount = SqlSchema.single({
+      Request: Schema.String,
+      Result: Schema.Struct({ active: Schema.Int }),
+      execute: (accountId) => sql`
+            select count(*)::int as active from webhook_subscriptions where account_id = ${accountId} and status = 'active'`
+    })
+
     return {
       /** Runs `effect` in one transaction. */
       transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
 
       /** Locks the owner's account row (in a transaction) and counts its active subscriptions. */
       lockAndCountActive: (accountId: string): Effect.Effect<number> =>
-        Effect.zipRight(
-          sql`select id from accounts where id = ${accountId} for update`,
-          sql<{ active: number }>`
-            select count(*)::int as active from webhook_subscriptions where account_id = ${accountId} and status = 'active'`
-        ).pipe(
-          Effect.map((rows) => rows[0]?.active ?? 0),
+        Effect.zipRight(sql`select id from accounts where id = ${accountId} for update`, activeCount(accountId)).pipe(
+          Effect.map((row) => row.active),
           Effect.orDie
         ),
 
