@@ -57,7 +57,8 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
       HOST: "127.0.0.1",
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
-      PRESSROOM_RENDER_ENGINE: serverEngine,
+      // The native compiler runs under Node only: a Deno server renders with WebAssembly.
+      PRESSROOM_RENDER_ENGINE: runtime === "deno" ? "wasm" : serverEngine,
       // A test's server renders a few documents: the warm-up page would be most of its renders
       // (test/cli/serve-start.test.ts starts one with it).
       PRESSROOM_RENDER_WARM_UP: "false",
