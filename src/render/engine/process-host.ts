@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { readFileSync } from "node:fs"
+import type { Socket } from "node:net"
 import { onceLost, type StartHost } from "./worker-host.ts"
 
 /**
@@ -22,6 +23,17 @@ export const residentBytes = (pid: number): number | undefined => {
     return undefined
   }
 }
+
+/**
+ * What a process prints as it aborts for want of memory: V8 when the JavaScript heap is full (the
+ * Markdown of a huge document is converted in the worker), Rust's allocator when an allocation
+ * fails. Nothing else of the child's standard error is kept or logged: a Rust panic's message
+ * quotes the text being typeset (trap-report.ts).
+ */
+const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|memory allocation of \d+ bytes failed/
+
+/** The stream's last few hundred characters, so that a message split between chunks is still read. */
+const TAIL_CHARS = 512
 
 /** The parent's variables a worker process may see: the search path, and the C library's allocator settings. */
 const workerEnvironment = (): Record<string, string> =>
@@ -65,16 +77,32 @@ export const processHost =
       // PDFs travel as Uint8Array, not as JSON arrays of numbers.
       serialization: "advanced",
       // Nothing the child prints reaches the log: a Rust panic's message, written straight to its
-      // standard error, quotes the text being typeset (trap-report.ts). A start failure comes as a message.
-      stdio: ["ignore", "ignore", "ignore", "ipc"]
+      // standard error, quotes the text being typeset (trap-report.ts). Its standard error is read
+      // only for the words of an abort for want of memory (OUT_OF_MEMORY). A start failure comes
+      // as a message.
+      stdio: ["ignore", "ignore", "pipe", "ipc"]
     })
     const lost = onceLost(events.lost)
     let watch: NodeJS.Timeout | undefined
+    let tail = ""
+    let outOfMemory = false
+    child.stderr?.setEncoding("latin1")
+    child.stderr?.on("data", (chunk: string) => {
+      tail = (tail + chunk).slice(-TAIL_CHARS)
+      outOfMemory ||= OUT_OF_MEMORY.test(tail)
+    })
     child.on("message", events.message)
     child.on("error", (error: Error & { code?: string }) =>
       lost({ outOfMemory: false, why: `worker process error: ${error.code ?? error.name}` })
     )
-    child.on("exit", (code, signal) => lost({ outOfMemory: false, why: `worker process exited with ${signal ?? `code ${code}`}` }))
+    // 'close' comes after the standard error has been read to its end, 'exit' may come before.
+    child.on("close", (code, signal) =>
+      lost(
+        outOfMemory
+          ? { outOfMemory: true, why: `the worker process ran out of memory (${signal ?? `code ${code}`})` }
+          : { outOfMemory: false, why: `worker process exited with ${signal ?? `code ${code}`}` }
+      )
+    )
     child.send({ setup: options.setup })
     // The bound applies to what rendering adds, as the WebAssembly compiler's does to its memory:
     // the resident memory of the worker before its first job (runtime, binary, font tables) is not counted.
@@ -92,6 +120,7 @@ export const processHost =
         baseline ??= resident()
         child.ref()
         child.channel?.ref()
+        ;(child.stderr as Socket | null)?.ref()
         clearInterval(watch)
         watch = setInterval(checkMemory, MEMORY_POLL_MS)
       },
@@ -100,6 +129,8 @@ export const processHost =
         watch = undefined
         child.unref()
         child.channel?.unref()
+        // An idle worker keeps no process alive, by its standard error no more than by itself.
+        ;(child.stderr as Socket | null)?.unref()
       },
       terminate: async () => {
         clearInterval(watch)
