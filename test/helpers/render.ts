@@ -13,7 +13,8 @@ export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === 
 /**
  * The engine of the servers tests start: PRESSROOM_RENDER_ENGINE when set, native otherwise. A
  * server test checks the API, and both engines give the same bytes (contract section 11); native
- * costs a third less CPU a file, which is what the suite's time is made of. The WebAssembly engine
+ * renders for less CPU (a third less for a file that renders much; the same for one that mostly
+ * starts servers), and CPU is what the suite's time is made of. The WebAssembly engine
  * is what `npm start` runs: the renderer tests check it in process, the suite's `npm start` tests
  * (serve-start, the README's quickstart, the webhook recipe) through a server, and .ci/run runs the
  * server files that render most again with PRESSROOM_RENDER_ENGINE=wasm (docs/testing.md).
