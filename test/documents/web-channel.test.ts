@@ -6,40 +6,24 @@
  * REST ones (contract section 10), one-call conversions none; a job a member makes records the member.
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { ConfigProvider, Duration, Effect, Schedule } from "effect"
 import t from "tap"
 import type { Principal } from "../../src/accounts/principal.ts"
-import { makeLocalStore } from "../../src/artifacts/local-store.ts"
-import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { Documents } from "../../src/documents/documents.ts"
 import { renderRevision } from "../../src/documents/operations.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
 import { Jobs } from "../../src/jobs/jobs.ts"
 import { Members } from "../../src/members/members.ts"
-import { platformOver } from "../../src/platform.ts"
 import type { Channel } from "../../src/render/provenance.ts"
 import { WebhookSubscriptions } from "../../src/webhooks/subscriptions.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
-import { TestServerKey } from "../helpers/server-key.ts"
-import { stubRenderer } from "../helpers/stub-renderer.ts"
+import { runtimeOf, stubPlatform } from "../helpers/platform.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 const config = ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"]]))
 
-const withPlatform = async (t: TestContext, database: TestDatabase) => {
-  const stub = await Effect.runPromise(stubRenderer)
-  const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
-    Layer.provide(Layer.setConfigProvider(config))
-  )
-  const runtime = ManagedRuntime.make(layer)
-  t.teardown(() => runtime.dispose())
-  return <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect)
-}
+const withPlatform = async (t: TestContext, database: TestDatabase) => runtimeOf(t, (await stubPlatform(database, config)).layer)
 
 t.test("the web channel", (t) =>
   forEachDatabase(t, async (t, database) => {

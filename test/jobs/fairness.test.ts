@@ -10,24 +10,17 @@
  * database's locks; two real server processes are tested in test/documents/cluster.test.ts).
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, Option } from "effect"
+import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import pg from "pg"
 import t from "tap"
 import type { Principal } from "../../src/accounts/principal.ts"
-import { makeLocalStore } from "../../src/artifacts/local-store.ts"
-import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
 import { type Claim, JobStore } from "../../src/jobs/job-store.ts"
 import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
-import { platformOver } from "../../src/platform.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
-import { TestServerKey } from "../helpers/server-key.ts"
-import { stubRenderer } from "../helpers/stub-renderer.ts"
+import { runtimeOf, stubPlatform } from "../helpers/platform.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 const spec = (markdown: string) => ({ markdown, templateId: "clean", locale: "en", options: {}, filename: "document.pdf" })
@@ -40,9 +33,7 @@ t.test("the claim order", (t) =>
   forEachDatabase(t, async (t, database) => {
     // No supervisor: the test plays the slots, so it decides when a claim happens.
     const layer = Layer.mergeAll(JobStore.Default, Ledger.Default).pipe(Layer.provideMerge(database.layer))
-    const runtime = ManagedRuntime.make(layer)
-    t.teardown(() => runtime.dispose())
-    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect)
+    const run = runtimeOf(t, layer)
 
     const newOwner = () => run(Effect.map(Effect.orDie(insertAccountWithKey()), ({ accountId }) => accountId))
 
@@ -197,16 +188,11 @@ const startProcess = async (t: TestContext, database: TestDatabase, workers: num
       ["PRESSROOM_SHUTDOWN_GRACE_MS", "500"]
     ])
   )
-  const stub = await Effect.runPromise(stubRenderer)
-  const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
-    Layer.provide(Layer.setConfigProvider(config))
-  )
-  const runtime = ManagedRuntime.make(layer)
-  t.teardown(() => runtime.dispose())
+  const { layer, stub } = await stubPlatform(database, config)
+  const run = runtimeOf(t, layer)
   // The platform starts with the first effect run in it: start its supervisor now.
-  await runtime.runPromise(Effect.void)
-  return { run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect), stub }
+  await run(Effect.void)
+  return { run, stub }
 }
 
 type Process = Awaited<ReturnType<typeof startProcess>>

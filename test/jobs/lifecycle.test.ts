@@ -7,29 +7,22 @@
  * writes nothing. Real renders and real processes are tested in supervisor.test.ts and test/v1/.
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Schema } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { ConfigProvider, Effect, Layer, Option, Schema } from "effect"
 import t from "tap"
 import type { Principal } from "../../src/accounts/principal.ts"
 import { ArtifactSummary, toArtifactSummary } from "../../src/artifacts/artifact.ts"
-import { makeLocalStore } from "../../src/artifacts/local-store.ts"
 import { ArtifactRepository } from "../../src/artifacts/repository.ts"
-import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { Ledger } from "../../src/entitlements/ledger.ts"
 import { type Job, JobResource, toJobResource } from "../../src/jobs/job.ts"
 import { JobStore } from "../../src/jobs/job-store.ts"
 import { admittedProvenance, Jobs } from "../../src/jobs/jobs.ts"
 import { JobLifecycle } from "../../src/jobs/lifecycle.ts"
 import { rescueLapsedJobs } from "../../src/jobs/rescuer.ts"
-import { platformOver } from "../../src/platform.ts"
 import type { Channel } from "../../src/render/provenance.ts"
 import { Outbox } from "../../src/webhooks/outbox.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
-import { TestServerKey } from "../helpers/server-key.ts"
-import { stubRenderer } from "../helpers/stub-renderer.ts"
+import { runtimeOf, stubPlatform } from "../helpers/platform.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 const config = ConfigProvider.fromMap(
@@ -75,14 +68,8 @@ const traces = (jobId: string) =>
   }).pipe(Effect.orDie)
 
 const withPlatform = async (t: TestContext, database: TestDatabase) => {
-  const stub = await Effect.runPromise(stubRenderer)
-  const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
-    Layer.provide(Layer.setConfigProvider(config))
-  )
-  const runtime = ManagedRuntime.make(layer)
-  t.teardown(() => runtime.dispose())
-  return { run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect), stub }
+  const { layer, stub } = await stubPlatform(database, config)
+  return { run: runtimeOf(t, layer), stub }
 }
 
 /** Admits a final job of `markdown` (of the document lifecycle unless `channel` says) and waits up to `waitMs` for it to end. */
@@ -245,9 +232,7 @@ t.test("a lapsed lease", (t) =>
       Layer.provideMerge(Layer.mergeAll(JobStore.Default, Ledger.Default, ArtifactRepository.Default, Outbox.Default)),
       Layer.provideMerge(database.layer)
     )
-    const runtime = ManagedRuntime.make(layer)
-    t.teardown(() => runtime.dispose())
-    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect)
+    const run = runtimeOf(t, layer)
 
     /** A final job whose holder's lease has lapsed on its `attempt`th attempt. */
     const lapsedJob = (attempt: number) =>

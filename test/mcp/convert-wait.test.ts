@@ -5,23 +5,16 @@
  * that outlasts the wait comes back as its job, with `artifact` and `link` null, followed with
  * get_job and create_download_link. The wait is shortened here so that no test waits 50 s.
  */
-import { ConfigProvider, Duration, Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { ConfigProvider, Duration, Effect, Schema } from "effect"
 import t from "tap"
 import type { Principal } from "../../src/accounts/principal.ts"
-import { makeLocalStore } from "../../src/artifacts/local-store.ts"
-import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { callTool } from "../../src/mcp/calls.ts"
 import { type Tool, tool } from "../../src/mcp/tool.ts"
 import { CONVERT_WAIT, tools } from "../../src/mcp/tools.ts"
-import { platformOver } from "../../src/platform.ts"
 import { insertAccountWithKey } from "../helpers/accounts.ts"
 import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
 import { until } from "../helpers/lifecycle.ts"
-import { TestServerKey } from "../helpers/server-key.ts"
-import { stubRenderer } from "../helpers/stub-renderer.ts"
+import { runtimeOf, stubPlatform } from "../helpers/platform.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 // A base URL for the download links: no HTTP server runs here to name one.
@@ -33,14 +26,8 @@ const config = ConfigProvider.fromMap(
 )
 
 const withPlatform = async (t: TestContext, database: TestDatabase) => {
-  const stub = await Effect.runPromise(stubRenderer)
-  const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-  const layer = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
-    Layer.provide(Layer.setConfigProvider(config))
-  )
-  const runtime = ManagedRuntime.make(layer)
-  t.teardown(() => runtime.dispose())
-  return { run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect), stub }
+  const { layer, stub } = await stubPlatform(database, config)
+  return { run: runtimeOf(t, layer), stub }
 }
 
 const named = (list: ReadonlyArray<Tool>, name: string) => list.find((tool) => tool.name === name)!

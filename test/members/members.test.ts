@@ -11,45 +11,32 @@
  * which skips a row another process wrote within the minute.
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Either, Layer, ManagedRuntime, Schedule } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { ConfigProvider, Effect, Either, Layer, Schedule } from "effect"
 import t from "tap"
 import { AccountAdministration as Administration } from "../../src/accounts/administration.ts"
 import { ApiKeys } from "../../src/accounts/api-keys.ts"
 import { ALL_SCOPES, type Principal } from "../../src/accounts/principal.ts"
-import { makeLocalStore } from "../../src/artifacts/local-store.ts"
-import { ArtifactStore } from "../../src/artifacts/store.ts"
 import { Documents } from "../../src/documents/documents.ts"
 import { Members } from "../../src/members/members.ts"
 import { Sessions } from "../../src/members/sessions.ts"
 import { hashToken } from "../../src/members/tokens.ts"
-import { platformOver } from "../../src/platform.ts"
 import { toDefinition } from "../../src/templates/custom-template.ts"
 import { CustomTemplates } from "../../src/templates/repository.ts"
 import { WebhookSubscriptions } from "../../src/webhooks/subscriptions.ts"
 import { clockAt } from "../helpers/clock.ts"
 import { forEachDatabase } from "../helpers/database.ts"
-import { TestServerKey } from "../helpers/server-key.ts"
-import { stubRenderer } from "../helpers/stub-renderer.ts"
+import { runtimeOf, stubPlatform } from "../helpers/platform.ts"
 
 const PASSWORD = "correct horse battery staple"
 
 t.test("members and keys", (t) =>
   forEachDatabase(t, async (t, database) => {
     // The platform the dashboard and the REST API share (a stub renderer: nothing here renders).
-    const stub = await Effect.runPromise(stubRenderer)
-    const store = Layer.succeed(ArtifactStore, makeLocalStore(mkdtempSync(join(tmpdir(), "pressroom-artifacts-"))))
-    const platform = platformOver(Layer.mergeAll(stub.layer, store, database.layer, TestServerKey)).pipe(
-      Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"]]))))
+    const { layer: platform } = await stubPlatform(database, ConfigProvider.fromMap(new Map([["PRESSROOM_RENDER_WORKERS", "1"]])))
+    const run = runtimeOf(
+      t,
+      Layer.mergeAll(Members.Default, Administration.Default, ApiKeys.Default, Sessions.Default).pipe(Layer.provideMerge(platform))
     )
-    const layer = Layer.mergeAll(Members.Default, Administration.Default, ApiKeys.Default, Sessions.Default).pipe(
-      Layer.provideMerge(platform)
-    )
-    const runtime = ManagedRuntime.make(layer)
-    t.teardown(() => runtime.dispose())
-    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect)
     const query = <Row extends object>(make: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<Row>, unknown>) =>
       run(Effect.orDie(Effect.flatMap(SqlClient.SqlClient, make)))
 
