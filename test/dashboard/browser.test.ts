@@ -14,6 +14,7 @@ import { convert } from "../helpers/api.ts"
 import {
   checkAccessibility,
   checksPages,
+  unlessChecksPages,
   createAccountOnly,
   DESKTOP,
   invite,
@@ -140,8 +141,7 @@ await forEachDatabase(t, async (t, database) => {
     t.match(await page.locator("svg.chart desc").textContent(), /^1 units used in the last 30 days/)
   })
 
-  const pagesChecked = checksPages(database) || "how pages are drawn and reached is checked on PGlite"
-  await t.test("at 375 px", { skip: pagesChecked !== true && pagesChecked }, async (t) => {
+  await t.test("at 375 px", { skip: unlessChecksPages(database) }, async (t) => {
     const phone = await browser.newContext({ viewport: PHONE })
     t.teardown(() => phone.close())
     const small = await phone.newPage()
@@ -155,7 +155,7 @@ await forEachDatabase(t, async (t, database) => {
     await checkPage(t, database, small, "not-found page (375 px)")
   })
 
-  await t.test("with the keyboard alone", { skip: pagesChecked !== true && pagesChecked }, async (t) => {
+  await t.test("with the keyboard alone", { skip: unlessChecksPages(database) }, async (t) => {
     const keyboard = await browser.newContext({ viewport: DESKTOP })
     t.teardown(() => keyboard.close())
     await keyboard.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url })

@@ -12,7 +12,15 @@ import type { Browser, Page } from "playwright-core"
 import { readFile } from "node:fs/promises"
 import t from "tap"
 import { createAccount, requestJson, usageOf } from "../helpers/api.ts"
-import { checkAccessibility, checksPages, DESKTOP, launchBrowser, PHONE, scrollsSideways, signedInMember } from "../helpers/browser.ts"
+import {
+  checkAccessibility,
+  DESKTOP,
+  launchBrowser,
+  PHONE,
+  scrollsSideways,
+  signedInMember,
+  unlessChecksPages
+} from "../helpers/browser.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { pdfjsPageTexts } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
@@ -165,8 +173,7 @@ t.test("the web channel in the browser", async (t) => {
       t.equal(job.provenance.channel, "web")
     })
 
-    const pagesChecked = checksPages(database) || "how pages are drawn is checked on PGlite"
-    await t.test("every new page at 375 px: no horizontal scroll", { skip: pagesChecked !== true && pagesChecked }, async (t) => {
+    await t.test("every new page at 375 px: no horizontal scroll", { skip: unlessChecksPages(database) }, async (t) => {
       await page.setViewportSize(PHONE)
       for (const path of [
         "/app/documents",

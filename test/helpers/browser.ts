@@ -90,6 +90,10 @@ export const signedInMember = async (
  */
 export const checksPages = (database: { readonly kind: DatabaseKind }): boolean => database.kind === "pglite"
 
+/** tap's `skip` for a subtest that only checks how pages are drawn or reached: false on the database that checks them. */
+export const unlessChecksPages = (database: { readonly kind: DatabaseKind }): false | string =>
+  !checksPages(database) && "how pages are drawn and reached is checked on PGlite"
+
 /** axe-core on `page` (on the database that checks pages): no serious or critical violation. */
 export const checkAccessibility = async (
   t: TestContext,
