@@ -4,6 +4,7 @@
  * Such a failure is transient: a client gets 503 service_unavailable with Retry-After and retries,
  * where any other failure of a statement is a 500.
  */
+import { Cause } from "effect"
 
 /** Socket errors of a connection that could not be made or was lost. */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"])
@@ -27,3 +28,7 @@ const unreachable = (error: unknown, depth: number): boolean => {
 }
 
 export const isDatabaseUnreachable = (error: unknown): boolean => unreachable(error, 0)
+
+/** Whether any failure or defect of `cause` is the database being unreachable. */
+export const causeIsDatabaseUnreachable = (cause: Cause.Cause<unknown>): boolean =>
+  [...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)

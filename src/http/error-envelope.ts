@@ -11,7 +11,7 @@ import { HttpApiError, type HttpApp, HttpServerError, HttpServerRequest, HttpSer
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, ParseResult } from "effect"
 import { randomUUID } from "node:crypto"
-import { isDatabaseUnreachable } from "../db/unreachable.ts"
+import { causeIsDatabaseUnreachable } from "../db/unreachable.ts"
 import { Metrics } from "../ops/metrics.ts"
 import { type Dialect, dialectOf, errorBody } from "../shared/error-responses.ts"
 import {
@@ -62,7 +62,7 @@ const toPressroomError = (cause: Cause.Cause<unknown>, request: HttpServerReques
           : new NotFound({ resource: "route" })
       }
     }
-    if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
+    if (causeIsDatabaseUnreachable(cause)) {
       yield* Effect.logWarning("request failed: the database is unreachable", cause)
       return databaseUnavailable()
     }

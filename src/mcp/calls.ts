@@ -12,7 +12,7 @@ import { Admission } from "../admission/admission.ts"
 import { Idempotency } from "../idempotency/idempotency.ts"
 import { jsonOutcome } from "../idempotency/saved-outcome.ts"
 import { errorBody } from "../shared/error-responses.ts"
-import { isDatabaseUnreachable } from "../db/unreachable.ts"
+import { causeIsDatabaseUnreachable } from "../db/unreachable.ts"
 import { databaseUnavailable, InternalError, InvalidRequest, isPressroomError, type PressroomError } from "../shared/errors.ts"
 import { jcsSha256 } from "../shared/hash.ts"
 import { argumentsSchema, type Tool } from "./tool.ts"
@@ -72,7 +72,7 @@ export const callTool = <R>(tool: Tool<unknown, unknown, unknown, R>, principal:
       const defect = Cause.squash(cause)
       if (isPressroomError(defect)) return Effect.succeed(errorResult(defect))
       // As REST answers it (http/error-envelope.ts): transient, retryable, nothing of the cause.
-      if ([...Cause.failures(cause), ...Cause.defects(cause)].some(isDatabaseUnreachable)) {
+      if (causeIsDatabaseUnreachable(cause)) {
         return Effect.as(
           Effect.logWarning("an MCP tool call failed: the database is unreachable", cause),
           errorResult(databaseUnavailable())
