@@ -1,10 +1,12 @@
 /**
- * pressroom audit <jobId> [--json] (contract section 11): renders a succeeded job again from its
+ * pressroom audit <jobId>... [--json] (contract section 11): renders succeeded jobs again from their
  * source, on the configured database (`DATABASE_URL`, else PGlite under `PRESSROOM_DATA_DIR`,
  * which belongs to one process at a time: stop the server first), and prints, check by check,
- * whether its provenance and its artifact's bytes match (src/audit.ts). Exit 0 when every
- * check matches; 1 when one differs or cannot be made (an unknown job, one that did not succeed,
- * its source or its bytes gone), with the reason on stderr (or in the JSON); 2 for a usage error.
+ * whether each job's provenance and artifact bytes match (src/audit.ts). Several jobs are audited in
+ * turn by one process, which opens the database and starts its compiler once: an operator checking
+ * a day's publications pays that once rather than per job. Exit 0 when every check of every job
+ * matches; 1 when one differs or cannot be made (an unknown job, one that did not succeed, its
+ * source or its bytes gone), with the reason on stderr (or in the JSON); 2 for a usage error.
  */
 import { Cause, ConfigProvider, Effect, Exit, Layer, Schema } from "effect"
 import { parseArgs } from "node:util"
@@ -15,7 +17,7 @@ import { JobStore } from "../jobs/job-store.ts"
 import { UnkeyedEdgesLive } from "../platform.ts"
 import { auditUsage, UsageError } from "./usage.ts"
 
-/** One document is rendered: one compiler worker, whatever the server's setting, and no warm-up page. */
+/** Documents are rendered one after the other: one compiler worker, whatever the server's setting, and no warm-up page. */
 const oneWorker = ConfigProvider.fromMap(
   new Map([
     ["PRESSROOM_RENDER_WORKERS", "1"],
@@ -33,26 +35,43 @@ const verdict = (check: AuditCheck): string => {
   return check.informational ? `differs  ${values} (information: the engines are byte-identical by contract)` : `DIFFERS  ${values}`
 }
 
-const printText = (report: AuditReport): void => {
+/**
+ * A job's checks, one line each, and the verdict. With several jobs, each block opens with the
+ * job's id and each reason names its job, so that a reader can tell whose line is whose.
+ */
+const printText = (report: AuditReport, several: boolean): void => {
   const width = Math.max(0, ...report.checks.map((check) => check.name.length)) + 2
   const lines = report.checks.map((check) => `${check.name.padEnd(width)}${verdict(check)}`)
   if (report.checks.length > 0) {
     const differing = report.checks.filter((check) => !check.match && !check.informational).map((check) => check.name)
     lines.push(differing.length === 0 ? "every check matches" : `${differing.length} differ: ${differing.join(", ")}`)
   }
+  if (several) lines.unshift(`job ${report.jobId}`)
   process.stdout.write(lines.map((line) => `${line}\n`).join(""))
-  if (report.reason) process.stderr.write(`pressroom audit: ${report.reason}\n`)
+  if (report.reason) process.stderr.write(`pressroom audit: ${several ? `job ${report.jobId}: ` : ""}${report.reason}\n`)
 }
 
 export const runAudit = async (argv: ReadonlyArray<string>): Promise<number> => {
-  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: { json: { type: "boolean" } } })
-  const [jobId, ...extra] = positionals
-  if (jobId === undefined || extra.length > 0) throw new UsageError(auditUsage)
-  if (!Schema.is(Schema.UUID)(jobId)) throw new UsageError(`jobId must be a uuid, got '${jobId}'`)
-  const exit = await Effect.runPromiseExit(auditJob(jobId).pipe(Effect.provide(AuditLive), Effect.withConfigProvider(oneWorker)))
+  const { values, positionals: jobIds } = parseArgs({ args: [...argv], allowPositionals: true, options: { json: { type: "boolean" } } })
+  if (jobIds.length === 0) throw new UsageError(auditUsage)
+  // Every id is checked before any job is rendered: a typo in the tenth id should not cost nine renders.
+  const malformed = jobIds.find((jobId) => !Schema.is(Schema.UUID)(jobId))
+  if (malformed !== undefined) throw new UsageError(`jobId must be a uuid, got '${malformed}'`)
+  const several = jobIds.length > 1
+  let allMatch = true
+  // Each report is printed as soon as it is made (a batch can take minutes), as one JSON object
+  // per line with --json: a single job's output is the one object it always was.
+  const audits = Effect.forEach(
+    jobIds,
+    (jobId) =>
+      Effect.map(auditJob(jobId), (report) => {
+        allMatch &&= report.match
+        if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+        else printText(report, several)
+      }),
+    { discard: true }
+  )
+  const exit = await Effect.runPromiseExit(audits.pipe(Effect.provide(AuditLive), Effect.withConfigProvider(oneWorker)))
   if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
-  const report = exit.value
-  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-  else printText(report)
-  return report.match ? 0 : 1
+  return allMatch ? 0 : 1
 }

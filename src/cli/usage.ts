@@ -10,7 +10,7 @@ export const accountsUsage =
   "usage: pressroom accounts create --name <name> --plan <plan> [--monthly-units <n>] | accounts show <accountId> | accounts invite <accountId> <email>"
 export const keysUsage =
   "usage: pressroom keys create --account <accountId> [--name <name>] [--scope <scope> ...] [--environment live|test] [--expires-at <ISO date-time>] | keys list --account <accountId> | keys revoke <keyId>"
-export const auditUsage = "usage: pressroom audit <jobId> [--json]"
+export const auditUsage = "usage: pressroom audit <jobId>... [--json]"
 export const actionUsage = "usage: pressroom action (the GitHub Action's step: inputs from INPUT_* variables, see action.yml)"
 export const mcpUsage = "usage: pressroom mcp (with PRESSROOM_URL and PRESSROOM_API_KEY set)"
 export const creditsUsage = "usage: pressroom credits add --account <accountId> --packs <n>"

@@ -110,30 +110,63 @@ await forEachDatabase(t, async (t, database) => {
       )
     }
     t.equal(lines.at(-1), "every check matches")
-
-    const json = await audit(env, [jobId, "--json"])
-    t.equal(json.code, 0, json.stderr)
-    const report = JSON.parse(json.stdout)
-    t.match(report, { jobId, match: true })
-    t.notOk("reason" in report)
-    t.same(
-      report.checks.map((check: { name: string }) => check.name),
-      CHECKS
-    )
-    for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, check.name)
   })
 
-  await t.test("a job reused by its manifest is rendered again and matches, check by check", async (t) => {
-    t.equal(reused!.storage_key, job!.storage_key, "it shares the first conversion's bytes")
-    const run = await audit(env, [reused!.id, "--json"])
-    t.equal(run.code, 0, run.stderr)
-    const report = JSON.parse(run.stdout)
-    t.match(report, { jobId: reused!.id, match: true })
+  // One process for several jobs: the database opened and the compiler started once.
+  const unknown = randomUUID()
+
+  await t.test("several jobs in one run, as JSON: one object per line, in the order given", async (t) => {
+    t.equal(reused!.storage_key, job!.storage_key, "the reused conversion shares the first one's bytes")
+    const run = await audit(env, [jobId, reused!.id, keptJob.id, goneJob.id, unknown, "--json"])
+    t.equal(run.code, 1, "two of the five cannot be checked")
+    t.equal(run.stderr, "", "the reasons are in the JSON")
+    const reports = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
     t.same(
-      report.checks.map((check: { name: string }) => check.name),
-      CHECKS
+      reports.map((report) => report.jobId),
+      [jobId, reused!.id, keptJob.id, goneJob.id, unknown]
     )
-    for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, check.name)
+    const [first, reusedReport, v2Report, goneReport, unknownReport] = reports
+    for (const [what, report] of [
+      ["the conversion", first],
+      ["the conversion reused by its manifest, rendered again all the same", reusedReport],
+      ["a v2 publication, rendered again from its revision", v2Report]
+    ] as const) {
+      t.match(report, { match: true }, what)
+      t.notOk("reason" in report, what)
+      t.same(
+        report.checks.map((check: { name: string }) => check.name),
+        CHECKS,
+        what
+      )
+      for (const check of report.checks) t.ok(check.match && check.recorded === check.actual, `${what}: ${check.name}`)
+    }
+    t.match(goneReport, { match: false, reason: new RegExp(`^source gone: the source of revision ${gone.revisionId} was deleted`) })
+    t.notOk(
+      goneReport.checks.some((check: { name: string }) => check.name === "manifestSha256"),
+      "a job whose document was deleted: nothing is rendered"
+    )
+    t.same(unknownReport, { jobId: unknown, match: false, checks: [], reason: `no job ${unknown}` })
+  })
+
+  await t.test("several jobs in one run, as text: each block opens with its job, each reason names it", async (t) => {
+    const run = await audit(env, [keptJob.id, goneJob.id, unknown])
+    t.equal(run.code, 1)
+    const blocks = run.stdout.split(/^(?=job )/m)
+    t.equal(blocks.length, 3, run.stdout)
+    t.match(blocks[0], new RegExp(`^job ${keptJob.id}\n(.+ match .+\n)+every check matches\n$`))
+    t.match(blocks[1], new RegExp(`^job ${goneJob.id}\n`))
+    t.notMatch(blocks[1], /manifestSha256/, "the job whose document was deleted: nothing is rendered")
+    t.equal(blocks[2], `job ${unknown}\n`, "an unknown job: no checks")
+    const reasons = run.stderr.split("\n")
+    t.match(
+      reasons[0],
+      new RegExp(`^pressroom audit: job ${goneJob.id}: source gone: the source of revision ${gone.revisionId} was deleted`)
+    )
+    t.equal(reasons[1], `pressroom audit: job ${unknown}: no job ${unknown}`)
+    t.equal(reasons.length, 3, "one line per job that cannot be checked")
   })
 
   await t.test("rendered again by the other engine, the job matches; the binary differs as information", async (t) => {
@@ -176,33 +209,12 @@ await forEachDatabase(t, async (t, database) => {
     t.match(run.stdout, /^storedBytesSha256 +DIFFERS +recorded [0-9a-f]{64}, now null$/m)
   })
 
-  await t.test("a v2 publication rendered again from its revision matches", async (t) => {
-    const run = await audit(env, [keptJob.id, "--json"])
-    t.equal(run.code, 0, run.stderr)
-    const report = JSON.parse(run.stdout)
-    t.equal(report.match, true)
-    t.same(
-      report.checks.map((check: { name: string }) => check.name),
-      CHECKS
-    )
-  })
-
-  await t.test("a job whose document was deleted: source gone, nothing rendered", async (t) => {
-    const run = await audit(env, [goneJob.id])
-    t.equal(run.code, 1)
-    t.match(run.stderr, new RegExp(`^pressroom audit: source gone: the source of revision ${gone.revisionId} was deleted`))
-    t.notMatch(run.stdout, /manifestSha256/, "nothing is rendered")
-  })
-
-  await t.test("an unknown job is exit code 1 with one line; a malformed id and a missing one are usage errors", async (t) => {
-    const unknown = randomUUID()
-    const run = await audit(env, [unknown])
-    t.equal(run.code, 1)
-    t.equal(run.stdout, "")
-    t.equal(run.stderr, `pressroom audit: no job ${unknown}\n`)
-    const malformed = await audit(env, ["not-a-job"])
+  await t.test("a malformed id, among good ones or alone, and a missing one are usage errors: nothing is audited", async (t) => {
+    const malformed = await audit(env, [jobId, "not-a-job"])
     t.equal(malformed.code, 2)
-    t.match(malformed.stderr, /jobId must be a uuid/)
+    t.equal(malformed.stdout, "", "not even the good id's checks")
+    t.match(malformed.stderr, /jobId must be a uuid, got 'not-a-job'/)
+    t.equal((await audit(env, ["not-a-job"])).code, 2)
     t.equal((await audit(env, [])).code, 2)
   })
 })
