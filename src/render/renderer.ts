@@ -12,9 +12,9 @@ import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { NativeEnginePool } from "./engine/native-pool.ts"
 import { DEFAULT_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MIB, type EnginePool } from "./engine/pool.ts"
-import { WasmEnginePool } from "./engine/wasm-pool.ts"
-import { type Coverage, describeCharacters, missingCharacters } from "./fonts/coverage.ts"
-import { fontSetSha256, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
+import { compilerRelease, WasmEnginePool } from "./engine/wasm-pool.ts"
+import { type Coverage, describeCharacters, missingCharacters, recordedCoverage } from "./fonts/coverage.ts"
+import { fontSetSha256, packageRoot, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
 import { resolveOptions, RenderOptions } from "./common/options.ts"
@@ -198,7 +198,8 @@ export class Renderer {
     const compilerMemoryBytes = config.compilerMemoryMiB ? config.compilerMemoryMiB * 1024 * 1024 : undefined
     if (config.engine === "native") {
       const pool = new NativeEnginePool({ ...common, ...(compilerMemoryBytes ? { memoryLimitBytes: compilerMemoryBytes } : {}) })
-      const [started, coverage] = await Promise.allSettled([warm(pool), typstCoverage(fonts, bundle)])
+      const recorded = recordedCoverage(packageRoot, fontSetSha256(manifest), compilerRelease().version)
+      const [started, coverage] = await Promise.allSettled([warm(pool), recorded ?? typstCoverage(fonts, bundle)])
       if (started.status === "rejected") throw started.reason
       if (coverage.status === "rejected") {
         await pool.close()
@@ -341,10 +342,12 @@ const warm = async (pool: EnginePool): Promise<void> => {
 
 /**
  * The code points the font set covers, as Typst computes them (typst.ts's font resolver). The
- * native compiler does not expose them, so a native renderer asks one WebAssembly worker, started
- * for that and closed once it has answered: about as long as a native worker's start, in parallel.
+ * native compiler does not expose them: a native renderer reads them from fonts/coverage.json,
+ * which this function computed (`npm run fonts:coverage`), or, when that file was computed for
+ * another font set or release, asks one WebAssembly worker, started for that and closed once it has
+ * answered (about a CPU-second, in parallel with the native worker's start).
  */
-const typstCoverage = async (fonts: ReadonlyArray<VerifiedFont>, bundle: ReadonlyArray<BundleFile>): Promise<Coverage> => {
+export const typstCoverage = async (fonts: ReadonlyArray<VerifiedFont>, bundle: ReadonlyArray<BundleFile>): Promise<Coverage> => {
   const pool = new WasmEnginePool({ size: 1, timeoutMs: 60_000, fonts, bundle, recycleAboveBytes: Number.POSITIVE_INFINITY, warmUp: false })
   await warm(pool)
   const coverage = pool.coverage

@@ -3,7 +3,9 @@
  * missing file stops the renderer with an error naming it; fontSetSha256 follows the hashes.
  */
 import t from "tap"
-import { readFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import {
   FontSetError,
   fontFilePath,
@@ -14,6 +16,7 @@ import {
   type FontManifest
 } from "../../src/render/fonts/manifest.ts"
 import { decodeWoff } from "../../src/render/fonts/woff.ts"
+import { coveragePath, recordedCoverage } from "../../src/render/fonts/coverage.ts"
 import { sha256 } from "../helpers/render.ts"
 
 const manifest = readManifest()
@@ -99,4 +102,18 @@ t.test("fontSetSha256 follows the hashes, not their order", async (t) => {
   t.equal(fontSetSha256({ fonts: [...manifest.fonts].reverse() }), base, "independent of entry order")
   t.not(fontSetSha256(withEntry(0, { sha256: "f".repeat(64) })), base, "changes when one hash changes")
   t.not(fontSetSha256({ fonts: manifest.fonts.slice(1) }), base, "changes when a font is removed")
+})
+
+t.test("recorded coverage is used only for the font set and typst.ts release it was computed for", async (t) => {
+  const root = mkdtempSync(join(tmpdir(), "pressroom-coverage-"))
+  t.equal(recordedCoverage(root, "a".repeat(64), "0.7.0"), undefined, "no file: computed at start instead")
+  mkdirSync(join(root, "fonts"))
+  const ranges = [
+    [32, 126],
+    [160, 255]
+  ]
+  writeFileSync(coveragePath(root), JSON.stringify({ fontSetSha256: "a".repeat(64), typstTs: "0.7.0", ranges }))
+  t.same(recordedCoverage(root, "a".repeat(64), "0.7.0"), ranges, "the same font set and release: read")
+  t.equal(recordedCoverage(root, "b".repeat(64), "0.7.0"), undefined, "another font set: computed instead")
+  t.equal(recordedCoverage(root, "a".repeat(64), "0.8.0"), undefined, "another release: computed instead")
 })

@@ -19,7 +19,8 @@ import type { CompileFailure } from "../../src/render/engine/engine.ts"
 import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
 import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
 import { compilerRelease } from "../../src/render/engine/wasm-pool.ts"
-import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { coveragePath, type RecordedCoverage } from "../../src/render/fonts/coverage.ts"
+import { fontSetSha256, packageRoot, readManifest, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, type RendererConfig, RenderingFailed } from "../../src/render/renderer.ts"
 import { readRecordedCorpus, renderCorpus } from "../fixtures/renderer-corpus.ts"
 import { MATH_CORPUS } from "../fixtures/math-corpus.ts"
@@ -116,6 +117,21 @@ t.test("the math corpus renders to the WebAssembly engine's bytes", async (t) =>
     t.same(a.warnings, b.warnings, "and the same warnings")
   }
 })
+
+t.test(
+  "the native engine's coverage is fonts/coverage.json, recorded for this font set and release from the WebAssembly workers' own",
+  async (t) => {
+    const recorded = JSON.parse(readFileSync(coveragePath(packageRoot), "utf8")) as RecordedCoverage
+    t.equal(recorded.fontSetSha256, fontSetSha256(readManifest()), "recorded for this font set (npm run fonts:coverage)")
+    t.equal(recorded.typstTs, compilerRelease().version, "and for this typst.ts release")
+    const wasm = await Renderer.create({ workers: 1, warmUp: false })
+    t.teardown(() => wasm.close())
+    t.same(recorded.ranges, wasm.coverage, "the code points the WebAssembly workers report")
+    const native = await nativeRenderer({ warmUp: false })
+    t.teardown(() => native.close())
+    t.same(native.coverage, wasm.coverage, "what the native engine names as missing is what the WebAssembly engine names")
+  }
+)
 
 t.test("a character the bundled fonts draw only in one face is drawn in that face, not in a system font", async (t) => {
   const [native, wasm] = await Promise.all([

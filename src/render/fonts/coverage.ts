@@ -4,6 +4,9 @@
  * one Typst itself computes for each face: run lengths alternating between excluded and included
  * code points, starting at U+0000 with an excluded run.
  */
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+
 export type Coverage = ReadonlyArray<readonly [start: number, end: number]>
 
 export const coverageFromRuns = (faces: ReadonlyArray<ReadonlyArray<number>>): Coverage => {
@@ -55,3 +58,27 @@ export const describeCharacters = (chars: ReadonlyArray<string>): string =>
     .slice(0, 20)
     .map((c) => `${c} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`)
     .join(", ") + (chars.length > 20 ? ` and ${chars.length - 20} more` : "")
+
+/**
+ * The coverage as `npm run fonts:coverage` recorded it (fonts/coverage.json), for the font set and
+ * the typst.ts release it was computed with. The native compiler does not expose coverage, and
+ * computing it means starting a WebAssembly compiler (about a CPU-second of every native start), so
+ * the package ships it; test/render/native-engine.test.ts compares it with the WebAssembly
+ * workers' own.
+ */
+export interface RecordedCoverage {
+  readonly fontSetSha256: string
+  /** The version of the typst.ts WebAssembly compiler whose font parsing computed it. */
+  readonly typstTs: string
+  readonly ranges: Coverage
+}
+
+export const coveragePath = (root: string): string => join(root, "fonts", "coverage.json")
+
+/** The recorded coverage when it was computed for this font set and release, else undefined. */
+export const recordedCoverage = (root: string, fontSetSha256: string, typstTs: string): Coverage | undefined => {
+  const path = coveragePath(root)
+  if (!existsSync(path)) return undefined
+  const recorded = JSON.parse(readFileSync(path, "utf8")) as RecordedCoverage
+  return recorded.fontSetSha256 === fontSetSha256 && recorded.typstTs === typstTs ? recorded.ranges : undefined
+}
