@@ -36,8 +36,9 @@ const dist = join(root, "dist")
 /**
  * Packages left to node_modules: those that find files installed beside them through
  * import.meta.url or __dirname (PGlite's, Typst's and mupdf's WebAssembly, esbuild's binary,
- * autocannon's workers and help, msgpackr's optional native decoder) and pg with its family,
- * whose optional native binding a bundle cannot resolve (pg-cursor requires pg's own files).
+ * autocannon's workers and help, msgpackr's optional native decoder, playwright-core's package
+ * files and WebAssembly, for bench/compare.ts) and pg with its family, whose optional
+ * native binding a bundle cannot resolve (pg-cursor requires pg's own files).
  * test/cli/build.test.ts fails when a bundled package would look for its files. None of these
  * imports a package that the bundle holds, so no package runs as two copies.
  */
@@ -47,6 +48,7 @@ export const EXTERNAL = [
   "@myriaddreamin/*",
   "mupdf",
   "autocannon",
+  "playwright-core",
   "msgpackr",
   "msgpackr-extract",
   "esbuild",
