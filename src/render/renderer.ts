@@ -11,7 +11,13 @@ import { catalog, findTemplate, type TemplateId, templatePath } from "./catalog.
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
 import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
 import { NativeEnginePool } from "./engine/native-pool.ts"
-import { DEFAULT_TIMEOUT_MS, DEFAULT_WORKER_MEMORY_MIB, type EnginePool } from "./engine/pool.ts"
+import {
+  DEFAULT_COMPILER_MEMORY_MIB,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_WORKER_HEAP_MIB,
+  DEFAULT_WORKER_MEMORY_MIB,
+  type EnginePool
+} from "./engine/pool.ts"
 import { compilerRelease, WasmEnginePool } from "./engine/wasm-pool.ts"
 import { type Coverage, describeCharacters, missingCharacters, recordedCoverage } from "./fonts/coverage.ts"
 import { fontSetSha256, packageRoot, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
@@ -174,7 +180,8 @@ export class Renderer {
     private readonly bundle: ReadonlyArray<BundleFile>,
     /** The code points the font set covers (for `missing_glyphs`). */
     readonly coverage: Coverage,
-    readonly fontSetSha256: string
+    readonly fontSetSha256: string,
+    private readonly limits: RenderLimits
   ) {
     this.catalogSha256 = catalogSha256Of(bundle)
   }
@@ -196,6 +203,11 @@ export class Renderer {
       warmUp: config.warmUp ?? true
     }
     const compilerMemoryBytes = config.compilerMemoryMiB ? config.compilerMemoryMiB * 1024 * 1024 : undefined
+    const limits: RenderLimits = {
+      timeoutMs: common.timeoutMs,
+      heapMiB: config.workerHeapMiB || DEFAULT_WORKER_HEAP_MIB,
+      compilerMemoryMiB: config.compilerMemoryMiB || DEFAULT_COMPILER_MEMORY_MIB
+    }
     if (config.engine === "native") {
       const pool = new NativeEnginePool({ ...common, ...(compilerMemoryBytes ? { memoryLimitBytes: compilerMemoryBytes } : {}) })
       const recorded = recordedCoverage(packageRoot, fontSetSha256(manifest), compilerRelease().version)
@@ -205,11 +217,11 @@ export class Renderer {
         await pool.close()
         throw coverage.reason
       }
-      return new Renderer(pool, bundle, coverage.value, fontSetSha256(manifest))
+      return new Renderer(pool, bundle, coverage.value, fontSetSha256(manifest), limits)
     }
     const pool = new WasmEnginePool({ ...common, bundle, ...(compilerMemoryBytes ? { compilerMemoryBytes } : {}) })
     await warm(pool)
-    return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest))
+    return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest), limits)
   }
 
   /**
@@ -268,7 +280,7 @@ export class Renderer {
       typeset = await this.engine.typeset(plan.typeset, signal)
     } catch (error) {
       if (error instanceof CompileFailure) {
-        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error), diagnostics: error.details })
+        throw new RenderingFailed({ reason: error.reason, message: failureMessage(error, this.limits), diagnostics: error.details })
       }
       throw error
     }
@@ -371,14 +383,27 @@ const readCompleteBundle = (): ReadonlyArray<BundleFile> => {
   return bundle
 }
 
-const failureMessage = (failure: CompileFailure): string => {
+/** The bounds a render is held to, named in the message of a render that passed one. */
+interface RenderLimits {
+  readonly timeoutMs: number
+  readonly heapMiB: number
+  readonly compilerMemoryMiB: number
+}
+
+/**
+ * What `job.error.message` says. A render stopped by a bound names the bound, so that the author
+ * of a document too large for this service's settings knows what it passed (the operator's
+ * settings: PRESSROOM_RENDER_TIMEOUT_MS, PRESSROOM_RENDER_WORKER_HEAP_MB,
+ * PRESSROOM_RENDER_COMPILER_MEMORY_MB).
+ */
+const failureMessage = (failure: CompileFailure, limits: RenderLimits): string => {
   switch (failure.reason) {
     case "timeout":
-      return "the document took longer than the render time limit"
+      return `the document took longer than the render time limit of ${formatSeconds(limits.timeoutMs)}`
     case "trapped":
       return "the compiler failed on the document, twice"
     case "out_of_memory":
-      return "the document needs more memory than a render may use"
+      return `the document needs more memory than a render may use: ${limits.heapMiB} MiB to read its Markdown, ${limits.compilerMemoryMiB} MiB to typeset it`
     case "crashed":
       return "the renderer stopped while typesetting the document"
     case "rejected":
@@ -387,3 +412,5 @@ const failureMessage = (failure: CompileFailure): string => {
       return "the render was cancelled"
   }
 }
+
+const formatSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`

@@ -116,6 +116,11 @@ t.test("a document that exhausts a worker's heap fails at once, as out_of_memory
   const error = await renderer.render({ markdown: largeReport(), templateId: "clean" }).catch((e: unknown) => e)
   t.type(error, RenderingFailed)
   t.equal((error as RenderingFailed).reason, "out_of_memory")
+  t.equal(
+    (error as RenderingFailed).message,
+    "the document needs more memory than a render may use: 16 MiB to read its Markdown, 512 MiB to typeset it",
+    "the message names the bounds (PRESSROOM_RENDER_WORKER_HEAP_MB, PRESSROOM_RENDER_COMPILER_MEMORY_MB's default)"
+  )
   t.same(renderer.workerReplacements(), { ...noWorkerReplacements, out_of_memory: 1 }, "its worker replaced once, for its heap")
   const next = await renderer.render({ markdown: "A letter.", templateId: "clean" })
   t.ok(isValidPdf(next.pdf), "the next document renders")
@@ -145,6 +150,7 @@ await forEachDatabase(t, async (t, database) => {
   t.equal(large.status, 422, "v1: a document past the worker's heap answers 422")
   t.equal(large.error?.error.code, "rendering_failed")
   t.equal(large.error?.error.retryable, false)
+  t.match(large.error?.error.message, /16 MiB to read its Markdown/, "v1: the message names the bound the document passed")
 
   const log = server.output().slice(quietFrom)
   t.ok(log.length < 20_000, `the log stays small: ${log.length} bytes`)

@@ -155,6 +155,7 @@ t.test("a render past its deadline kills its process; the next render succeeds",
   const outcome = await settle(renderer.render({ markdown: LONG, templateId: "clean" }))
   t.type(outcome.error, RenderingFailed, "rejects with RenderingFailed")
   t.equal((outcome.error as RenderingFailed).reason, "timeout", "reason timeout")
+  t.equal((outcome.error as RenderingFailed).message, "the document took longer than the render time limit of 2 s", "naming the limit")
   t.ok(await stopped(worker!), "its process burns no more CPU")
   t.notOk(nativeWorkers().includes(worker!), "and is gone")
   t.equal(renderer.workerReplacements().timeout, 1, "counted as replaced for a timeout")
