@@ -16,7 +16,11 @@
  *   library is what the platform adds: authentication, admission, the supervisor, storage, the answer.
  *
  * Every conversion is of a distinct variant of the document (bench/documents.ts), so that neither
- * Typst's memoisation nor any cache replays an earlier one: two warm-ups, then the median of 15.
+ * Typst's memoisation nor any cache replays an earlier one: WARM_UPS conversions, then the median
+ * of 15. The warm-up is the same for every row: twenty, not the two of the description this
+ * comparator follows, because a server's JavaScript is still being compiled by V8 over its first
+ * requests (a résumé's v1 convert took a median of 42 ms over requests 5 to 19 of a fresh server, and
+ * 26 ms over requests 5 to 200 with the CPU profiler on), and the browser, kept open, is measured as warm.
  * The phases run one at a time, each alone on the machine: the browser is closed before Pressroom
  * renders, and each renderer and server is stopped before the next phase starts.
  */
@@ -42,7 +46,7 @@ const fixture = (name: string, file: string, templateId: BenchDocument["template
 const docs = [fixture("two-page résumé", "resume.md", "resume"), fixture("23-page report", "report.md", "clean")]
 const engines: ReadonlyArray<RenderEngine> = ["wasm", "native"]
 
-const WARM_UPS = 2
+const WARM_UPS = 20
 const ITERATIONS = 15
 
 let serial = 0
