@@ -1,6 +1,7 @@
 /**
  * Regenerates fonts/manifest.json from fonts/sources.json and the installed packages.
- * Run after changing a font package version or the list of files: `npm run fonts:manifest`.
+ * Run after changing a font package version or the list of files: `npm run fonts:manifest`, then
+ * `npm run fonts:coverage` (scripts/build-font-coverage.ts) for the coverage it ships.
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
