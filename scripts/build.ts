@@ -29,6 +29,7 @@ import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { fontFilePath, installedFontPath, readManifest } from "../src/render/fonts/manifest.ts"
 import { decodeWoff } from "../src/render/fonts/woff.ts"
+import { sourcePatches } from "./source-patches.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const dist = join(root, "dist")
@@ -81,6 +82,8 @@ export const buildOptions = {
   // module a require. The worker needs it as much as the command does.
   banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
   absWorkingDir: root,
+  // Fixes carried for bundled packages (scripts/source-patches.ts).
+  plugins: [sourcePatches],
   outdir: dist,
   // Written below, so that a process starting meanwhile (a server's replacement worker) reads
   // each file whole, and no entry before the chunks it imports.

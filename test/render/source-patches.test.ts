@@ -1,0 +1,118 @@
+/**
+ * The fixes carried for bundled packages (scripts/source-patches.ts) change how fast the parser
+ * is, never what it reads: the parser bundled with them gives the same tree, positions included,
+ * as the packages as published, for every CommonMark example, for GFM's constructs, for the
+ * pathological corpus and for arbitrary inline Markdown; the build applies them to what the render
+ * workers run; a package whose text moved fails the build rather than running unpatched.
+ */
+import t from "tap"
+import spec from "commonmark-spec"
+import { build } from "esbuild"
+import fc from "fast-check"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { isDeepStrictEqual } from "node:util"
+import type { Root } from "mdast"
+import { buildOptions } from "../../scripts/build.ts"
+import { applyPatch, SOURCE_PATCHES, sourcePatches } from "../../scripts/source-patches.ts"
+import { packageRoot } from "../../src/render/fonts/manifest.ts"
+import { cutContainerMarkers } from "../../src/render/markdown/container-markers.ts"
+import { parseTree } from "../../src/render/markdown/parse.ts"
+import { pathologicalInputs } from "../fixtures/pathological.ts"
+import type { TestContext } from "../helpers/tap.ts"
+
+/** parse.ts bundled with the patches, as the render workers run it. */
+const patchedParseTree = await (async (): Promise<(markdown: string) => Root> => {
+  const out = mkdtempSync(join(tmpdir(), "pressroom-patched-parser-"))
+  const entry = join(out, "entry.ts")
+  writeFileSync(entry, `export { parseTree } from ${JSON.stringify(join(packageRoot, "src", "render", "markdown", "parse.ts"))}\n`)
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile: join(out, "parse.mjs"),
+    banner: buildOptions.banner,
+    plugins: [sourcePatches],
+    logLevel: "silent"
+  })
+  return ((await import(pathToFileURL(join(out, "parse.mjs")).href)) as { parseTree: (markdown: string) => Root }).parseTree
+})()
+
+const sameTree = (t: TestContext, markdown: string, what: string) => t.same(patchedParseTree(markdown), parseTree(markdown), what)
+
+t.test("every CommonMark example parses to the same tree", async (t) => {
+  const examples = spec.tests as ReadonlyArray<{ markdown: string; number: number }>
+  t.equal(examples.length, 652)
+  for (const example of examples) sameTree(t, example.markdown, `example ${example.number}`)
+})
+
+t.test("GFM's constructs, and runs of data tokens beside them, parse to the same tree", async (t) => {
+  const cases = [
+    "| a | b |\n|---|:-:|\n| *x* | `y` |\n| [l](u) | ~~s~~ |\n",
+    "- [ ] task\n- [x] done *em* **strong**\n",
+    "www.example.com, https://a.b/c?d=e) and a@b.co.\n",
+    "Text[^1] and more[^note].\n\n[^1]: One.\n[^note]: Two *notes*.\n",
+    "~one~ ~~two~~ ~~~three~~~\n",
+    "a * b _ c ` d [ e ] f ( g ) h < i > j & k ; l \\ m\n",
+    "line one  \nline two\\\nline three\n",
+    "$x^2$ and $$\\frac{a}{b}$$\n",
+    "<div>\n*html*\n</div>\n\n<span>inline</span> text &amp; &#123; &copy;\n"
+  ]
+  for (const markdown of cases) sameTree(t, markdown, JSON.stringify(markdown))
+})
+
+t.test("the pathological corpus, cut to 20,000 characters, parses to the same tree", async (t) => {
+  // As parseMarkdown parses it: container markers past the hundredth cut first, else the tree's
+  // depth alone overflows the stack, patched or not.
+  for (const input of pathologicalInputs) sameTree(t, cutContainerMarkers(input.markdown.slice(0, 20_000)), input.name)
+})
+
+t.test("arbitrary inline Markdown parses to the same tree", async (t) => {
+  const piece = fc.constantFrom(
+    "*",
+    "**",
+    "_",
+    "~~",
+    "`",
+    "[",
+    "]",
+    "(",
+    ")",
+    "![",
+    "<",
+    ">",
+    "\\",
+    "&amp;",
+    "a",
+    "bc",
+    " ",
+    "\n",
+    "www.x.io",
+    "[^1]",
+    "$"
+  )
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 60 }), (pieces) =>
+      isDeepStrictEqual(patchedParseTree(pieces.join("")), parseTree(pieces.join("")))
+    ),
+    { numRuns: 500 }
+  )
+  t.pass("500 arbitrary documents (fast-check prints the seed and the document of a failure)")
+})
+
+t.test("the build applies the patches: the render workers run the patched code", async (t) => {
+  const { outputFiles } = await build({ ...buildOptions, logLevel: "silent" })
+  const bundled = outputFiles.map((file) => file.text).join("\n")
+  t.ok(bundled.includes("events.length = write;"), "the linear text resolver is in the bundle")
+  t.notOk(bundled.includes("events.splice(enter + 2, index - enter - 2)"), "the quadratic one is not")
+})
+
+t.test("a patch whose text is not in the file exactly once stops the build", async (t) => {
+  const [patch] = SOURCE_PATCHES
+  t.throws(() => applyPatch("a file of another release", patch!), /no longer holds the text scripts\/source-patches.ts replaces/)
+  t.throws(() => applyPatch(patch!.original + patch!.original, patch!), /no longer holds the text/)
+  t.equal(applyPatch(`before\n${patch!.original}after`, patch!), `before\n${patch!.replacement}after`)
+})
