@@ -11,13 +11,15 @@
 import t from "tap"
 import { ConfigProvider, Effect, Either } from "effect"
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { rendererConfig } from "../../src/render/config.ts"
 import type { CompileFailure } from "../../src/render/engine/engine.ts"
 import { NATIVE_PACKAGE, NativeEngineUnavailable, resolveNativeBinary } from "../../src/render/engine/native-binary.ts"
 import { NativeEnginePool } from "../../src/render/engine/native-pool.ts"
+import { processHost } from "../../src/render/engine/process-host.ts"
+import type { Loss } from "../../src/render/engine/worker-host.ts"
 import { compilerRelease } from "../../src/render/engine/wasm-pool.ts"
 import { coveragePath, type RecordedCoverage } from "../../src/render/fonts/coverage.ts"
 import { fontSetSha256, packageRoot, readManifest, verifyFonts } from "../../src/render/fonts/manifest.ts"
@@ -277,6 +279,31 @@ t.test("a process past its memory bound fails its render out_of_memory and is re
   t.ok(await stopped(worker!), "its process burns no more CPU")
   t.equal(renderer.workerReplacements().out_of_memory, 1, "counted as replaced for memory")
   t.ok(isValidPdf((await renderer.render({ markdown: SHORT, templateId: "clean" })).pdf), "the next render succeeds")
+})
+
+/** How a worker process running `source` (a stand-in for the native worker) is reported lost. */
+const lossOf = (source: string): Promise<Loss> => {
+  const script = join(mkdtempSync(join(tmpdir(), "pressroom-abort-")), "worker.mjs")
+  writeFileSync(script, source)
+  return new Promise((resolve) =>
+    processHost({ script, setup: {}, env: {}, heapMiB: 64, memoryLimitBytes: 2 ** 30 })({ message: () => {}, lost: resolve })
+  )
+}
+
+t.test("a worker process that aborts for want of memory is out_of_memory, however its message arrives", async (t) => {
+  // What V8 prints when the heap is full: the message, then a native stack of a kilobyte or two.
+  const message = "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n"
+  const stack = Array.from({ length: 40 }, (_, i) => ` ${i}: 0x1114ffa v8::internal::Heap::CollectGarbage() [/usr/bin/node]`).join("\n")
+  const inOneChunk = await lossOf(`process.stderr.write(${JSON.stringify(message + stack)}, () => process.abort())`)
+  t.same(inOneChunk.outOfMemory, true, "the message and the stack after it in one chunk")
+  const split = await lossOf(
+    `process.stderr.write(${JSON.stringify(message.slice(0, 60))}, () => setTimeout(() => process.stderr.write(${JSON.stringify(message.slice(60) + stack)}, () => process.abort()), 50))`
+  )
+  t.same(split.outOfMemory, true, "the message split between two chunks")
+  const other = await lossOf(
+    `process.stderr.write("thread 'main' panicked at src/lib.rs:1:1\\n" + "x".repeat(2000), () => process.abort())`
+  )
+  t.same(other, { outOfMemory: false, why: "worker process exited with SIGABRT" }, "any other abort is not")
 })
 
 t.test("without the binary for the platform, the native engine refuses to start in one line", async (t) => {

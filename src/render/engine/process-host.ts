@@ -32,7 +32,11 @@ export const residentBytes = (pid: number): number | undefined => {
  */
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit|memory allocation of \d+ bytes failed/
 
-/** The stream's last few hundred characters, so that a message split between chunks is still read. */
+/**
+ * The stream's last few hundred characters, kept between chunks so that a message split between
+ * two is still read. Each chunk is read whole with the tail before it: V8 writes its message and
+ * the native stack after it (a kilobyte or two) in one chunk as often as not.
+ */
 const TAIL_CHARS = 512
 
 /** The parent's variables a worker process may see: the search path, and the C library's allocator settings. */
@@ -88,8 +92,9 @@ export const processHost =
     let outOfMemory = false
     child.stderr?.setEncoding("latin1")
     child.stderr?.on("data", (chunk: string) => {
-      tail = (tail + chunk).slice(-TAIL_CHARS)
-      outOfMemory ||= OUT_OF_MEMORY.test(tail)
+      const read = tail + chunk
+      outOfMemory ||= OUT_OF_MEMORY.test(read)
+      tail = read.slice(-TAIL_CHARS)
     })
     child.on("message", events.message)
     child.on("error", (error: Error & { code?: string }) =>
