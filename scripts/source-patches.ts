@@ -84,14 +84,15 @@ export const applyPatch = (source: string, patch: SourcePatch): string => {
   return source.slice(0, at) + patch.replacement + source.slice(at + patch.original.length)
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+/** A path segment as a regular expression matching it literally. */
+const literal = (segment: string): string => segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** The esbuild plugin that applies SOURCE_PATCHES to the files it bundles. */
 export const sourcePatches: Plugin = {
   name: "source-patches",
   setup(build) {
     for (const patch of SOURCE_PATCHES) {
-      const filter = new RegExp(`node_modules[\\\\/]${escapeRegExp(patch.file).replace(/\\\//g, "[\\\\/]")}$`)
+      const filter = new RegExp(`node_modules[\\\\/]${patch.file.split("/").map(literal).join("[\\\\/]")}$`)
       build.onLoad({ filter }, async (args) => ({ contents: applyPatch(await readFile(args.path, "utf8"), patch), loader: "js" }))
     }
   }

@@ -58,20 +58,16 @@ export const runAudit = async (argv: ReadonlyArray<string>): Promise<number> => 
   const malformed = jobIds.find((jobId) => !Schema.is(Schema.UUID)(jobId))
   if (malformed !== undefined) throw new UsageError(`jobId must be a uuid, got '${malformed}'`)
   const several = jobIds.length > 1
-  let allMatch = true
   // Each report is printed as soon as it is made (a batch can take minutes), as one JSON object
   // per line with --json: a single job's output is the one object it always was.
-  const audits = Effect.forEach(
-    jobIds,
-    (jobId) =>
-      Effect.map(auditJob(jobId), (report) => {
-        allMatch &&= report.match
-        if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
-        else printText(report, several)
-      }),
-    { discard: true }
+  const audits = Effect.forEach(jobIds, (jobId) =>
+    Effect.map(auditJob(jobId), (report) => {
+      if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+      else printText(report, several)
+      return report.match
+    })
   )
   const exit = await Effect.runPromiseExit(audits.pipe(Effect.provide(AuditLive), Effect.withConfigProvider(oneWorker)))
   if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
-  return allMatch ? 0 : 1
+  return exit.value.every(Boolean) ? 0 : 1
 }

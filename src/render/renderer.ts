@@ -194,34 +194,37 @@ export class Renderer {
     const manifest = readManifest()
     const fonts = verifyFonts(manifest)
     const bundle = readCompleteBundle()
-    const common = {
-      size: config.workers ?? availableParallelism(),
-      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fonts,
-      recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
-      ...(config.workerHeapMiB ? { heapMiB: config.workerHeapMiB } : {}),
-      warmUp: config.warmUp ?? true
-    }
-    const compilerMemoryBytes = config.compilerMemoryMiB ? config.compilerMemoryMiB * 1024 * 1024 : undefined
+    // The bounds each render is held to, defaults applied here once: the pools enforce them and a
+    // failed render's message names them.
     const limits: RenderLimits = {
-      timeoutMs: common.timeoutMs,
+      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       heapMiB: config.workerHeapMiB || DEFAULT_WORKER_HEAP_MIB,
       compilerMemoryMiB: config.compilerMemoryMiB || DEFAULT_COMPILER_MEMORY_MIB
     }
+    const compilerMemoryBytes = limits.compilerMemoryMiB * 1024 * 1024
+    const common = {
+      size: config.workers ?? availableParallelism(),
+      timeoutMs: limits.timeoutMs,
+      fonts,
+      recycleAboveBytes: (config.workerMemoryMiB ?? DEFAULT_WORKER_MEMORY_MIB) * 1024 * 1024,
+      heapMiB: limits.heapMiB,
+      warmUp: config.warmUp ?? true
+    }
+    const fontSet = fontSetSha256(manifest)
     if (config.engine === "native") {
-      const pool = new NativeEnginePool({ ...common, ...(compilerMemoryBytes ? { memoryLimitBytes: compilerMemoryBytes } : {}) })
-      const recorded = recordedCoverage(packageRoot, fontSetSha256(manifest), compilerRelease().version)
+      const pool = new NativeEnginePool({ ...common, memoryLimitBytes: compilerMemoryBytes })
+      const recorded = recordedCoverage(packageRoot, fontSet, compilerRelease().version)
       const [started, coverage] = await Promise.allSettled([warm(pool), recorded ?? typstCoverage(fonts, bundle)])
       if (started.status === "rejected") throw started.reason
       if (coverage.status === "rejected") {
         await pool.close()
         throw coverage.reason
       }
-      return new Renderer(pool, bundle, coverage.value, fontSetSha256(manifest), limits)
+      return new Renderer(pool, bundle, coverage.value, fontSet, limits)
     }
-    const pool = new WasmEnginePool({ ...common, bundle, ...(compilerMemoryBytes ? { compilerMemoryBytes } : {}) })
+    const pool = new WasmEnginePool({ ...common, bundle, compilerMemoryBytes })
     await warm(pool)
-    return new Renderer(pool, bundle, pool.coverage, fontSetSha256(manifest), limits)
+    return new Renderer(pool, bundle, pool.coverage, fontSet, limits)
   }
 
   /**

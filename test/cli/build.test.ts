@@ -1,7 +1,8 @@
 /**
  * The build (scripts/build.ts) moves the packages it bundles into dist/: none of them may look for
  * files beside itself, which it would then look for in dist/, nor require or import a path it
- * computes. A package that does belongs in EXTERNAL.
+ * computes. A package that does belongs in EXTERNAL. The fixes it carries for bundled packages
+ * reach what it builds.
  */
 import t from "tap"
 import { build } from "esbuild"
@@ -10,8 +11,9 @@ import { join } from "node:path"
 import { buildOptions, EXTERNAL } from "../../scripts/build.ts"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 
+const { metafile, warnings, outputFiles } = await build({ ...buildOptions, metafile: true, logLevel: "silent" })
+
 t.test("no package the build bundles looks for files beside itself", async (t) => {
-  const { metafile, warnings } = await build({ ...buildOptions, metafile: true, logLevel: "silent" })
   // How a module finds its own files.
   const locating = /import\.meta\.(url|dirname|filename|resolve)|__dirname|__filename|require\.resolve/
   /** Files read and found harmless. */
@@ -26,4 +28,10 @@ t.test("no package the build bundles looks for files beside itself", async (t) =
     [],
     "no require or import of a computed path"
   )
+})
+
+t.test("the build applies the fixes it carries (scripts/source-patches.ts): the render workers run them", async (t) => {
+  const bundled = outputFiles.map((file) => file.text).join("\n")
+  t.ok(bundled.includes("events.length = write;"), "micromark's linear text resolver is in the bundle")
+  t.notOk(bundled.includes("events.splice(enter + 2, index - enter - 2)"), "its quadratic one is not")
 })

@@ -2,8 +2,8 @@
  * The fixes carried for bundled packages (scripts/source-patches.ts) change how fast the parser
  * is, never what it reads: the parser bundled with them gives the same tree, positions included,
  * as the packages as published, for every CommonMark example, for GFM's constructs, for the
- * pathological corpus and for arbitrary inline Markdown; the build applies them to what the render
- * workers run; a package whose text moved fails the build rather than running unpatched.
+ * pathological corpus and for arbitrary inline Markdown; a package whose text moved fails the build
+ * rather than running unpatched (that the build applies them: test/cli/build.test.ts).
  */
 import t from "tap"
 import spec from "commonmark-spec"
@@ -101,13 +101,6 @@ t.test("arbitrary inline Markdown parses to the same tree", async (t) => {
     { numRuns: 500 }
   )
   t.pass("500 arbitrary documents (fast-check prints the seed and the document of a failure)")
-})
-
-t.test("the build applies the patches: the render workers run the patched code", async (t) => {
-  const { outputFiles } = await build({ ...buildOptions, logLevel: "silent" })
-  const bundled = outputFiles.map((file) => file.text).join("\n")
-  t.ok(bundled.includes("events.length = write;"), "the linear text resolver is in the bundle")
-  t.notOk(bundled.includes("events.splice(enter + 2, index - enter - 2)"), "the quadratic one is not")
 })
 
 t.test("a patch whose text is not in the file exactly once stops the build", async (t) => {
