@@ -62,6 +62,11 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("a document that cannot be typeset fails with rendering_failed and charges nothing", async (t) => {
+    // A deadline of its own, well short of the 4-5 s in which the slow table fills the native
+    // compiler's 512 MiB: past 6 s either bound could end it first, and this checks the deadline's.
+    const own = await freshDatabase(database.kind)
+    t.teardown(own.drop)
+    const server = await startServer(t, { ...own.env, PRESSROOM_RENDER_TIMEOUT_MS: "1500" })
     const account = await createAccount(server)
     const before = await usageOf(server, account.accountId)
     const timedOut = await replacements(server, "timeout")
