@@ -3,9 +3,9 @@
  * every engine shares (pool.ts). Faster on long documents; Node only, on the platforms the
  * compiler ships a binary for (native-binary.ts).
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { sha256Hex } from "../../shared/hash.ts"
+import { fileSha256 } from "../../shared/hash.ts"
 import { packageRoot, type VerifiedFont } from "../fonts/manifest.ts"
 import { templatesRoot } from "./bundle.ts"
 import { resolveNativeBinary } from "./native-binary.ts"
@@ -51,7 +51,7 @@ export class NativeEnginePool extends EnginePool {
       recycleAboveBytes: options.recycleAboveBytes,
       ...(options.evictionTimeoutMs === undefined ? {} : { evictionTimeoutMs: options.evictionTimeoutMs }),
       engineVersion: `typst ${TYPST_VERSION} (typst.ts ${binary.version}, native)`,
-      releaseChecksum: sha256Hex(readFileSync(binary.path)),
+      releaseChecksum: fileSha256(binary.path),
       start: processHost({
         script: nativeWorkerScript(),
         setup,

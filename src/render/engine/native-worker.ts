@@ -3,7 +3,7 @@
  * of the pool (process-host.ts), serving jobs as every worker does (worker-loop.ts). The pool
  * starts its build, dist/native-worker.js, and sends its setup as the first message.
  */
-import { FontSetError, readFontFile } from "../fonts/font-file.ts"
+import { checkFontFile, FontSetError } from "../fonts/font-file.ts"
 import { type NativeCompilerSetup, startNativeCompiler } from "./native-compiler.ts"
 import { watchParent } from "./parent-watch.ts"
 import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
@@ -34,7 +34,7 @@ try {
   // The compiler reads the font files itself: check them against the manifest first, so that a
   // file changed since the server started stops this worker's start rather than changing a PDF
   // under an unchanged fontSetSha256.
-  for (const font of setup.fonts) readFontFile(font)
+  for (const font of setup.fonts) checkFontFile(font)
   const backend = startNativeCompiler({ ...setup.compiler, fontPaths: setup.fonts.map((font) => font.path) })
   serveJobs({ send, onJob: (handle) => process.on("message", handle as (message: unknown) => void) }, backend, {
     warmUp: setup.warmUp,

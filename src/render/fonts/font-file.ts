@@ -6,7 +6,7 @@
  * bundle can import it.
  */
 import { readFileSync } from "node:fs"
-import { sha256Hex } from "../../shared/hash.ts"
+import { fileSha256, sha256Hex } from "../../shared/hash.ts"
 
 export interface FontFile {
   /** Absolute path of the file. */
@@ -34,9 +34,23 @@ export const readFontFile = (font: FontFile): Uint8Array => {
   } catch {
     throw fontMissing(font.where)
   }
-  const actual = sha256Hex(bytes)
+  expectHash(font, sha256Hex(bytes))
+  return bytes
+}
+
+const expectHash = (font: FontFile, actual: string) => {
   if (actual !== font.sha256) {
     throw new FontSetError(`font file differs from fonts/manifest.json: ${font.where} has sha256 ${actual}, expected ${font.sha256}`)
   }
-  return bytes
+}
+
+/** Checks the file against the manifest without keeping its bytes (a FontSetError as readFontFile's). */
+export const checkFontFile = (font: FontFile): void => {
+  let actual: string
+  try {
+    actual = fileSha256(font.path)
+  } catch {
+    throw fontMissing(font.where)
+  }
+  expectHash(font, actual)
 }

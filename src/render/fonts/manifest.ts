@@ -8,7 +8,7 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { sha256Hex } from "../../shared/hash.ts"
-import { type FontFile, fontMissing, FontSetError, readFontFile } from "./font-file.ts"
+import { checkFontFile, type FontFile, fontMissing, FontSetError } from "./font-file.ts"
 
 export interface FontEntry {
   readonly family: string
@@ -99,6 +99,6 @@ export const verifyFonts = (manifest: FontManifest = readManifest()): ReadonlyAr
       throw fontMissing(where) // its package is not installed
     }
     const font = { ...entry, path, where }
-    readFontFile(font)
+    checkFontFile(font)
     return font
   })
