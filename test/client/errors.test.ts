@@ -21,7 +21,7 @@ import {
 } from "../../src/client/index.ts"
 import { createAccount } from "../helpers/api.ts"
 import { startRecordingProxy } from "../helpers/recording-proxy.ts"
-import { startServer } from "../helpers/server.ts"
+import { sharedServer } from "../helpers/shared-server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 /** Outside the catalog: the client's types refuse it, so it is cast, and the client still sends it for the server to refuse (422). */
@@ -40,7 +40,7 @@ const rejectionOf = async (call: Promise<unknown>): Promise<unknown> => {
 }
 
 t.test("typed errors, not retried", async (t) => {
-  const server = await startServer(t, {})
+  const server = await sharedServer(t, "pglite")
   const { key } = await createAccount(server)
   const proxy = await startRecordingProxy(t, server.url)
   const client = new PressroomClient({ baseUrl: proxy.url, apiKey: key })

@@ -7,12 +7,13 @@
 import t from "tap"
 import { InvalidStateTransitionError, PressroomClient } from "../../src/client/index.ts"
 import { until } from "../helpers/lifecycle.ts"
-import { ADMIN_TOKEN, startServer } from "../helpers/server.ts"
+import { ADMIN_TOKEN } from "../helpers/server.ts"
+import { sharedServer } from "../helpers/shared-server.ts"
 
 const startsWithPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 5)) === "%PDF-"
 
 t.test("a document's lifecycle through the Promise client", async (t) => {
-  const server = await startServer(t, {})
+  const server = await sharedServer(t, "pglite")
   const operator = new PressroomClient({ baseUrl: server.url, adminToken: ADMIN_TOKEN })
   const { account } = await operator.admin.createAccount({ payload: { name: "Client test", plan: "monthly" } })
   const { secret } = await operator.admin.createKey({ path: { accountId: account.id }, payload: {} })

@@ -9,10 +9,10 @@ import t from "tap"
 import { ConnectionError, PressroomClient } from "../../src/client/index.ts"
 import { createAccount } from "../helpers/api.ts"
 import { startRecordingProxy } from "../helpers/recording-proxy.ts"
-import { startServer } from "../helpers/server.ts"
+import { sharedServer } from "../helpers/shared-server.ts"
 
 t.test("retries", async (t) => {
-  const server = await startServer(t, {})
+  const server = await sharedServer(t, "pglite")
   const { key } = await createAccount(server)
   const proxy = await startRecordingProxy(t, server.url)
   const client = new PressroomClient({ baseUrl: proxy.url, apiKey: key })

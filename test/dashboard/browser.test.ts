@@ -22,15 +22,15 @@ import {
   PHONE,
   scrollsSideways
 } from "../helpers/browser.ts"
-import { forEachDatabase, type TestDatabase } from "../helpers/database.ts"
+import type { DatabaseKind } from "../helpers/database.ts"
 import { pdfText } from "../helpers/pdf.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer, uniqueEmail } from "../helpers/shared-server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 const browser = await launchBrowser(t)
 
 /** axe-core, and at 375 px no horizontal scroll (on the database that checks pages). */
-const checkPage = async (t: TestContext, database: TestDatabase, page: Page, what: string) => {
+const checkPage = async (t: TestContext, database: { readonly kind: DatabaseKind }, page: Page, what: string) => {
   if (!checksPages(database)) return
   await checkAccessibility(t, database, page, what)
   t.notOk(await scrollsSideways(page), `${what}: no horizontal scroll at ${page.viewportSize()?.width} px`)
@@ -60,10 +60,10 @@ const signIn = async (page: Page, url: string, email: string, password: string) 
   await page.waitForURL("**/app/overview")
 }
 
-await forEachDatabase(t, async (t, database) => {
-  const server = await startServer(t, database.env)
+await forEachSharedServer(t, async (t, server, kind) => {
+  const database = { kind }
   const accountId = await createAccountOnly(server)
-  const email = "ada@example.com"
+  const email = uniqueEmail("ada")
   const password = "a long enough passphrase"
 
   const context = await browser.newContext({ viewport: DESKTOP })

@@ -8,14 +8,13 @@
 import t from "tap"
 import { requestJson, usageOf } from "../helpers/api.ts"
 import { invite } from "../helpers/browser.ts"
-import { forEachDatabase } from "../helpers/database.ts"
-import { ADMIN_TOKEN, startServer } from "../helpers/server.ts"
+import { ADMIN_TOKEN } from "../helpers/server.ts"
+import { forEachSharedServer, uniqueEmail } from "../helpers/shared-server.ts"
 import { csrfOf, pathOf, request } from "./member-client.ts"
 
 const PASSWORD = "correct horse battery staple"
 
-await forEachDatabase(t, async (t, database) => {
-  const server = await startServer(t, database.env)
+await forEachSharedServer(t, async (t, server) => {
   const origin = { origin: new URL(server.url).origin }
 
   /** A new account of `plan` with a signed-in member; the account's id and the member's session cookie. */
@@ -31,8 +30,8 @@ await forEachDatabase(t, async (t, database) => {
     })
     return { accountId, cookies: { pressroom_session: accepted.cookies.get("pressroom_session")! } }
   }
-  const a = await member("free", "a@example.com")
-  const b = await member("monthly", "b@example.com")
+  const a = await member("free", uniqueEmail("a"))
+  const b = await member("monthly", uniqueEmail("b"))
   const get = (who: typeof a, path: string) => request(server, "GET", path, { cookies: who.cookies })
   const post = async (who: typeof a, formPage: string, path: string, form: Record<string, string>) =>
     request(server, "POST", path, { cookies: who.cookies, form: { csrf: csrfOf(await get(who, formPage)), ...form }, headers: origin })

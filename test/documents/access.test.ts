@@ -7,14 +7,12 @@
 import { randomUUID } from "node:crypto"
 import t from "tap"
 import { createAccount, type JsonResponse, requestJson, usageOf } from "../helpers/api.ts"
-import { forEachDatabase } from "../helpers/database.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 import { createDocument, download, getJob, mutate, newDocument, preview, publish, revisionBody } from "../helpers/v2.ts"
 import { createKey, expectError, withoutCorrelation } from "../helpers/v2-contract.ts"
 
 t.test("v2 ownership and scopes", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const owner = await createAccount(server)
     const other = await createAccount(server)
     const { documentId, revisionId } = await newDocument(server, owner.key)

@@ -6,15 +6,14 @@
  */
 import t from "tap"
 import { createAccount, requestJson } from "../helpers/api.ts"
-import { forEachDatabase } from "../helpers/database.ts"
-import { type RunningServer, startServer } from "../helpers/server.ts"
+import { forEachSharedServer, type SharedServer } from "../helpers/shared-server.ts"
 import { createDocument, mutate } from "../helpers/v2.ts"
 import { CONTRACT_VERSION, expectError } from "../helpers/v2-contract.ts"
 
-const list = (server: RunningServer, token: string, query = "") => requestJson(server, "GET", `/api/v2/documents${query}`, { token })
+const list = (server: SharedServer, token: string, query = "") => requestJson(server, "GET", `/api/v2/documents${query}`, { token })
 
 /** Every page from the first, following nextCursor, with `limit` (or the default). */
-const allPages = async (server: RunningServer, token: string, limit?: number) => {
+const allPages = async (server: SharedServer, token: string, limit?: number) => {
   const pages = []
   let cursor: string | null = null
   do {
@@ -36,8 +35,7 @@ const changeAt = (text: string, index: number) => {
 }
 
 t.test("listing documents", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const owner = await createAccount(server)
     const other = await createAccount(server)
     const created: Array<string> = []

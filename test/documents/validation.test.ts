@@ -8,8 +8,7 @@
 import { randomUUID } from "node:crypto"
 import t from "tap"
 import { createAccount, requestJson } from "../helpers/api.ts"
-import { forEachDatabase } from "../helpers/database.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 import { idempotencyKey, mutate, newDocument, renderBody, revisionBody } from "../helpers/v2.ts"
 import { expectError, sendRaw } from "../helpers/v2-contract.ts"
 
@@ -35,8 +34,7 @@ const documentBody = (overrides: Record<string, unknown> = {}) => ({
 const over4MiB = JSON.stringify({ markdown: "a".repeat(4 * 1024 * 1024 + 1) })
 
 t.test("v2 request validation", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const { key: token } = await createAccount(server)
     const a = await newDocument(server, token, { taskId: "task-a" })
     const b = await newDocument(server, token, { taskId: "task-b" })

@@ -4,14 +4,14 @@
  * its tag with the tag's description; and nothing on it comes from the network.
  */
 import t from "tap"
-import { startServer } from "../helpers/server.ts"
+import { sharedServer } from "../helpers/shared-server.ts"
 
 /** HTML-escaped as the page writes text, code spans aside. */
 const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 const withoutCode = (html: string) => html.replace(/<\/?code>/g, "`")
 
 t.test("/docs holds every operation's name and summary outside any script", async (t) => {
-  const server = await startServer(t, {})
+  const server = await sharedServer(t, "pglite")
   const spec = await (await fetch(`${server.url}/api/v2/openapi.json`)).json()
   const response = await fetch(`${server.url}/docs`)
   t.equal(response.status, 200)

@@ -11,15 +11,13 @@ import { promisify } from "node:util"
 import t from "tap"
 import { createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
-import { forEachDatabase } from "../helpers/database.ts"
 import { pdfText } from "../helpers/pdf.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 
 const INSPECTOR = createRequire(import.meta.url).resolve("@modelcontextprotocol/inspector-cli/build/cli.js")
 
 t.test("the MCP Inspector's CLI", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const owner = await createAccount(server)
     /** The Inspector's answer to one method, which it prints as JSON on stdout. */
     const inspect = async (...args: Array<string>) => {

@@ -12,11 +12,10 @@ import t from "tap"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { createAccount, requestJson } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
-import { forEachDatabase } from "../helpers/database.ts"
 import { until } from "../helpers/lifecycle.ts"
 import { call, connect, documentArguments, output } from "../helpers/mcp.ts"
 import { pdfText } from "../helpers/pdf.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 
 const TOOLS = [
   "list_templates",
@@ -41,8 +40,7 @@ const downloadText = async (href: string) => {
 }
 
 t.test("MCP", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const owner = await createAccount(server)
     const client = await connect(server.url, owner.key)
     t.teardown(() => client.close())

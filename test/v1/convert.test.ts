@@ -5,9 +5,8 @@
 import t from "tap"
 import { randomUUID } from "node:crypto"
 import { convert, createAccount, requestJson, usageOf } from "../helpers/api.ts"
-import { forEachDatabase } from "../helpers/database.ts"
 import { pdfText } from "../helpers/pdf.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
 const expectError = (t: TestContext, response: Awaited<ReturnType<typeof convert>>, status: number, code: string, name: string) => {
@@ -23,8 +22,7 @@ const expectError = (t: TestContext, response: Awaited<ReturnType<typeof convert
   t.notMatch(JSON.stringify(response.error), /at .*\.ts|node_modules|\/work\//, `${name}: no stack or path in the body`)
 }
 
-await forEachDatabase(t, async (t, database) => {
-  const server = await startServer(t, { ...database.env, PRESSROOM_RATE_LIMIT_CONVERT_PER_MINUTE: "1000" })
+await forEachSharedServer(t, async (t, server) => {
   const owner = await createAccount(server)
 
   await t.test("200 with the PDF", async (t) => {

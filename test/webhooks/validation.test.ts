@@ -9,8 +9,7 @@
  */
 import t from "tap"
 import { createAccount, requestJson } from "../helpers/api.ts"
-import { forEachDatabase } from "../helpers/database.ts"
-import { startServer } from "../helpers/server.ts"
+import { forEachSharedServer } from "../helpers/shared-server.ts"
 import { idempotencyKey, mutate } from "../helpers/v2.ts"
 import { createKey, expectError, sendRaw } from "../helpers/v2-contract.ts"
 
@@ -24,8 +23,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 const over4MiB = JSON.stringify({ endpoint: `https://example.com/${"a".repeat(4 * 1024 * 1024)}` })
 
 t.test("webhook subscription validation", (t) =>
-  forEachDatabase(t, async (t, database) => {
-    const server = await startServer(t, database.env)
+  forEachSharedServer(t, async (t, server) => {
     const { key: token, accountId } = await createAccount(server)
     const create = (payload: unknown) => mutate(server, "POST", "/api/v2/webhooks", token, payload)
     const existing = await create(body())
