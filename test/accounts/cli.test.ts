@@ -6,6 +6,7 @@
  */
 import t from "tap"
 import { childEnv } from "../helpers/child-env.ts"
+import { BASELINE_WASM_ONLY } from "../helpers/server.ts"
 import { Effect, Option } from "effect"
 import { execFile } from "node:child_process"
 import { join } from "node:path"
@@ -29,7 +30,7 @@ const pressroom = (database: TestDatabase, args: ReadonlyArray<string>, env: Rec
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [bin, ...args],
+      [...BASELINE_WASM_ONLY, bin, ...args],
       { cwd: packageRoot, env: { ...inherited, ...database.env, ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })

@@ -12,12 +12,15 @@ import { join } from "node:path"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { createAccount, usageOf } from "../helpers/api.ts"
 import { databaseKinds, freshDatabase } from "../helpers/database.ts"
-import { startServer } from "../helpers/server.ts"
+import { BASELINE_WASM_ONLY, startServer } from "../helpers/server.ts"
 
 const migrate = (env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(packageRoot, "bin", "pressroom.js"), "migrate"], { env: childEnv(env) }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+    execFile(
+      process.execPath,
+      [...BASELINE_WASM_ONLY, join(packageRoot, "bin", "pressroom.js"), "migrate"],
+      { env: childEnv(env) },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
 

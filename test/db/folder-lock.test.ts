@@ -10,14 +10,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import t from "tap"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
-import { ADMIN_TOKEN, refusedStart, startServer } from "../helpers/server.ts"
+import { ADMIN_TOKEN, BASELINE_WASM_ONLY, refusedStart, startServer } from "../helpers/server.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { convert, createAccount, requestJson } from "../helpers/api.ts"
 
 const pressroom = (env: Record<string, string>, ...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(packageRoot, "bin", "pressroom.js"), ...args], { env: childEnv(env) }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+    execFile(
+      process.execPath,
+      [...BASELINE_WASM_ONLY, join(packageRoot, "bin", "pressroom.js"), ...args],
+      { env: childEnv(env) },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
 

@@ -46,10 +46,23 @@ const commands = {
   ]
 } as const
 
+/**
+ * V8's flags for a Node process of ours that does not compile Typst to WebAssembly: WebAssembly
+ * compiled by its baseline compiler alone. PGlite's 9 MB of WebAssembly is otherwise recompiled,
+ * function by hot function, by the optimising compiler on background threads, which a process
+ * living seconds never earns back: a PGlite server's start went from about 6 to 3.5 CPU-seconds,
+ * and ten previews and publications after it took less CPU, not more. Not for the WebAssembly
+ * engine, whose compiler lives in the server's worker threads and earns it back over a render.
+ * V8 runs the same code either way: nothing a client sees changes.
+ */
+export const BASELINE_WASM_ONLY: ReadonlyArray<string> = ["--liftoff-only"]
+
 /** `pressroom serve` spawned with the suite's defaults under `env`, on a fresh data folder unless `env` names one. */
 const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof commands) => {
   const dataDir = env.PRESSROOM_DATA_DIR ?? mkdtempSync(join(tmpdir(), "pressroom-server-"))
-  const [command, ...args] = commands[runtime]
+  const engine = runtime === "deno" ? "wasm" : (env.PRESSROOM_RENDER_ENGINE ?? serverEngine)
+  const [command, ...commandArgs] = commands[runtime]
+  const args = runtime === "node" && engine === "native" ? [...BASELINE_WASM_ONLY, ...commandArgs] : commandArgs
   const child = spawn(command, args, {
     cwd: packageRoot,
     env: childEnv({
@@ -58,7 +71,7 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
       PRESSROOM_ADMIN_TOKEN: ADMIN_TOKEN,
       PRESSROOM_RENDER_WORKERS: "1",
       // The native compiler runs under Node only: a Deno server renders with WebAssembly.
-      PRESSROOM_RENDER_ENGINE: runtime === "deno" ? "wasm" : serverEngine,
+      PRESSROOM_RENDER_ENGINE: engine,
       // A test's server renders a few documents: the warm-up page would be most of its renders
       // (test/cli/serve-start.test.ts starts one with it).
       PRESSROOM_RENDER_WARM_UP: "false",
@@ -83,10 +96,18 @@ export const startServer = async (
   let output = ""
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const url = await new Promise<string>((resolve, reject) => {
+    let listening = false
     const onData = (chunk: Buffer) => {
+      const from = Math.max(0, output.length - 100)
       output += chunk.toString()
-      const match = /Listening on (http:\/\/[^\s]+)/.exec(output)
-      if (match) resolve(match[1]!)
+      // Only until the line is seen, and only the new text: a server a whole run shares logs
+      // every request, and searching all it wrote at each chunk grew with the square of it.
+      if (listening) return
+      const match = /Listening on (http:\/\/[^\s]+)/.exec(output.slice(from))
+      if (match) {
+        listening = true
+        resolve(match[1]!)
+      }
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", onData)

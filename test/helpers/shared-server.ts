@@ -28,9 +28,21 @@ export interface SharedServer {
   readonly url: string
 }
 
+/**
+ * When the process `pid` started, where /proc tells (Linux): with its id, a name no later process
+ * reusing the id shares, so a folder a killed run left behind is never read as this run's.
+ */
+const startedAt = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]
+  } catch {
+    return "0"
+  }
+}
+
 /** The folder of this run's shared servers, and the files the daemon writes into it. */
 export const sharedServersFolder = (runnerPid: number) => {
-  const folder = join(tmpdir(), `pressroom-shared-servers-${runnerPid}`)
+  const folder = join(tmpdir(), `pressroom-shared-servers-${runnerPid}-${startedAt(runnerPid)}`)
   return { folder, servers: join(folder, "servers.json"), failure: join(folder, "failure.txt"), log: join(folder, "daemon.log") }
 }
 
