@@ -18,7 +18,7 @@ import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
 import { PNG_1x1, serverEngine } from "../helpers/render.ts"
-import { startServer } from "../helpers/server.ts"
+import { startServer, v8FlagsFor } from "../helpers/server.ts"
 import { mutate, newDocument, publish } from "../helpers/v2.ts"
 
 const bin = join(packageRoot, "bin", "pressroom.js")
@@ -49,11 +49,11 @@ const audit = (env: Record<string, string>, args: ReadonlyArray<string>): Promis
   const { DATABASE_URL: _url, PRESSROOM_DATA_DIR: _dir, ...inherited } = childEnv()
   return new Promise((resolve) => {
     // The server's engine unless the test names another: audit renders with the engine it is given.
-    const engine = { PRESSROOM_RENDER_ENGINE: serverEngine }
+    const engine = env.PRESSROOM_RENDER_ENGINE ?? serverEngine
     execFile(
       process.execPath,
-      [bin, "audit", ...args],
-      { cwd: packageRoot, env: { ...inherited, ...engine, ...env } },
+      [...v8FlagsFor(engine), bin, "audit", ...args],
+      { cwd: packageRoot, env: { ...inherited, ...env, PRESSROOM_RENDER_ENGINE: engine } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
     )
   })

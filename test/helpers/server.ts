@@ -57,12 +57,15 @@ const commands = {
  */
 export const BASELINE_WASM_ONLY: ReadonlyArray<string> = ["--liftoff-only"]
 
+/** V8's flags for a Node process of ours that renders with `engine`. */
+export const v8FlagsFor = (engine: string): ReadonlyArray<string> => (engine === "native" ? BASELINE_WASM_ONLY : [])
+
 /** `pressroom serve` spawned with the suite's defaults under `env`, on a fresh data folder unless `env` names one. */
 const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof commands) => {
   const dataDir = env.PRESSROOM_DATA_DIR ?? mkdtempSync(join(tmpdir(), "pressroom-server-"))
   const engine = runtime === "deno" ? "wasm" : (env.PRESSROOM_RENDER_ENGINE ?? serverEngine)
   const [command, ...commandArgs] = commands[runtime]
-  const args = runtime === "node" && engine === "native" ? [...BASELINE_WASM_ONLY, ...commandArgs] : commandArgs
+  const args = runtime === "node" ? [...v8FlagsFor(engine), ...commandArgs] : commandArgs
   const child = spawn(command, args, {
     cwd: packageRoot,
     env: childEnv({
