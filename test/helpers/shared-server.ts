@@ -1,11 +1,11 @@
 /**
  * One `pressroom serve` per database for a whole tap run, for the test files that need nothing of
  * a server but fresh accounts on it with the suite's defaults (docs/testing.md, "One server per
- * file and database"). A start costs about 2 CPU-seconds on PostgreSQL and 6 on PGlite; a file
- * that shares skips both.
+ * file and database"). A start costs about 2 CPU-seconds on PostgreSQL and 3.5 on PGlite; a
+ * file that shares skips both.
  *
  * The first file of a run that asks starts a daemon (shared-server-daemon.ts) that starts the
- * servers, writes their addresses into a folder named after the tap runner's process id, and
+ * servers, writes their addresses into a folder named by the tap runner's process (id and start time), and
  * stops them when that process ends. A file run by node itself, without tap's runner, starts
  * servers of its own instead.
  *
