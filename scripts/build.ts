@@ -58,6 +58,14 @@ export const EXTERNAL = [
   "pg-*"
 ]
 
+/**
+ * CommonJS packages in a bundle (yaml, among others) require Node's built-ins: every module of it
+ * gets a require. The worker needs it as much as the command does.
+ */
+export const NODE_REQUIRE_BANNER = {
+  js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);`
+}
+
 export const buildOptions = {
   // Named entries: fixed names that bin/pressroom.js and the pool can find.
   entryPoints: {
@@ -78,9 +86,7 @@ export const buildOptions = {
   platform: "node",
   // package.json's "engines": no syntax is lowered that Node 20 runs as it is.
   target: "node20",
-  // CommonJS packages in the bundle (yaml, among others) require Node's built-ins: give every
-  // module a require. The worker needs it as much as the command does.
-  banner: { js: `import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);` },
+  banner: NODE_REQUIRE_BANNER,
   absWorkingDir: root,
   // Fixes carried for bundled packages (scripts/source-patches.ts).
   plugins: [sourcePatches],

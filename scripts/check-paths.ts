@@ -19,7 +19,7 @@ const EXAMPLES = new Set(["file.md", "out.json", "entry.ts", "main.typ", "good.t
 /** Folders whose comments name files of the sample repositories and workspaces their tests build (the GitHub Action's). */
 const SAMPLE_WORKSPACES = ["src/action/", "test/action/"]
 
-const SKIPPED = new Set(["node_modules", "dist", ".git", "coverage", ".tap"])
+const SKIPPED = new Set(["node_modules", "dist", ".git", "coverage", ".tap", ".test-build"])
 
 const walk = (folder: string): Array<string> =>
   readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
