@@ -6,7 +6,7 @@ export const sha256 = (data: Uint8Array | string): string => createHash("sha256"
 
 /**
  * The engine the suite's in-process renderers use: PRESSROOM_RENDER_ENGINE, WebAssembly unless it
- * says native (.ci/run runs the renderer corpus again with the native engine).
+ * says native (renderer-corpus-native.test.ts runs the renderer corpus again with the native engine).
  */
 export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "native" : "wasm"
 
@@ -16,8 +16,9 @@ export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === 
  * renders for less CPU (a third less for a file that renders much; the same for one that mostly
  * starts servers), and CPU is what the suite's time is made of. The WebAssembly engine
  * is what `npm start` runs: the renderer tests check it in process, the suite's `npm start` tests
- * (serve-start, the README's quickstart, the webhook recipe) through a server, and .ci/run runs the
- * server files that render most again with PRESSROOM_RENDER_ENGINE=wasm (docs/testing.md).
+ * (serve-start, the README's quickstart, the webhook recipe) through a server, and the server
+ * files that render most run again with PRESSROOM_RENDER_ENGINE=wasm (convert-wasm.test.ts,
+ * reproducibility-wasm.test.ts).
  */
 export const serverEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "wasm" ? "wasm" : "native"
 

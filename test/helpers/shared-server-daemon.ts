@@ -7,7 +7,7 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs"
 import { databaseKinds, freshDatabase } from "./database.ts"
 import { type RunningServer, startServer } from "./server.ts"
-import { SHARED_SERVER_ENV, sharedServersFolder } from "./shared-server.ts"
+import { SHARED_SERVER_ENV, SHARED_SERVERS_ENGINE, sharedServersFolder } from "./shared-server.ts"
 
 const runnerPid = Number(process.argv[2])
 const files = sharedServersFolder(runnerPid)
@@ -36,7 +36,11 @@ try {
       const database = await freshDatabase(kind)
       const entry: (typeof started)[number] = { drop: database.drop }
       started.push(entry)
-      entry.server = await startServer(undefined, { ...database.env, ...SHARED_SERVER_ENV })
+      entry.server = await startServer(undefined, {
+        ...database.env,
+        ...SHARED_SERVER_ENV,
+        PRESSROOM_RENDER_ENGINE: SHARED_SERVERS_ENGINE
+      })
       return [kind, entry.server.url] as const
     })
   )

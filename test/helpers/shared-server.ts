@@ -18,9 +18,11 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
+import type { RenderEngine } from "../../src/render/renderer.ts"
 import { childEnv } from "./child-env.ts"
 import { databaseKinds, type DatabaseKind, freshDatabase } from "./database.ts"
 import { until } from "./lifecycle.ts"
+import { serverEngine } from "./render.ts"
 import { startServer } from "./server.ts"
 import type { TestContext } from "./tap.ts"
 
@@ -50,6 +52,13 @@ export const sharedServersFolder = (runnerPid: number) => {
 export const SHARED_SERVER_ENV = { PRESSROOM_RENDER_WORKERS: "2" } as const
 
 const underTapRunner = () => process.env.TAP === "1" && process.env.TAP_CHILD_ID !== undefined
+
+/**
+ * The engine of the shared servers, whatever the environment of the file that starts them says:
+ * the suite's servers' engine (test/helpers/render.ts). A file whose servers run another one
+ * starts its own.
+ */
+export const SHARED_SERVERS_ENGINE: RenderEngine = "native"
 
 let addresses: Promise<Readonly<Partial<Record<DatabaseKind, string>>>> | undefined
 
@@ -87,9 +96,13 @@ const sharedAddresses = () => {
 /** An email address no other file uses: a member's address is unique across a server's accounts. */
 export const uniqueEmail = (name: string): string => `${name}-${randomBytes(4).toString("hex")}@example.com`
 
-/** The shared server on `kind`, or under a bare node run a server of the file's own on a fresh database. */
+/**
+ * The shared server on `kind`; a server of the file's own on a fresh database under a bare node
+ * run, or for a file whose servers run another engine than the shared ones (convert-wasm.test.ts
+ * runs convert.test.ts again on WebAssembly).
+ */
 export const sharedServer = async (t: TestContext, kind: DatabaseKind): Promise<SharedServer> => {
-  if (underTapRunner()) {
+  if (underTapRunner() && serverEngine === SHARED_SERVERS_ENGINE) {
     const url = (await sharedAddresses())[kind]
     if (url === undefined) throw new Error(`no shared server on ${kind}`)
     return { url }

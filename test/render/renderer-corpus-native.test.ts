@@ -1,0 +1,8 @@
+/**
+ * The recorded corpus rendered by the library on the native engine: renderer-corpus.test.ts
+ * again with PRESSROOM_RENDER_ENGINE=native. The recorded bytes are the WebAssembly engine's, so
+ * this shows that the engines agree on every document of the corpus. The variable is set before
+ * the file loads, since the helpers read it then.
+ */
+process.env.PRESSROOM_RENDER_ENGINE = "native"
+await import("./renderer-corpus.test.ts")
