@@ -11,16 +11,17 @@
  * test/render/source-patches.test.ts compares the patched parser with the published one). The
  * packages the product's build bundles are bundled here too (build.test.ts shows none of them
  * looks for files beside itself); the product's EXTERNAL ones and every development dependency
- * (tap, the PDF readers, the browser driver) load from node_modules, as they did. Each module of
+ * our code imports (tap, the PDF readers, the browser driver) load from node_modules, as they
+ * did. Each module of
  * ours keeps its own location: `import.meta.url`, `.dirname` and `.filename` become its source
  * file's, so paths it computes from them (packageRoot, fixtures beside a test) are unchanged.
  *
  * A single file still runs from its source: `npx tap` given its path (package.json's tap settings
- * load tsx).
+ * load tsx). Not `npm test -- <path>`: npm test's tap runs plain Node, which cannot load `.ts`.
  *
  *   tsx scripts/build-tests.ts
  */
-import { build, type Plugin } from "esbuild"
+import { build, type Plugin, transform } from "esbuild"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { dirname, join, relative, sep } from "node:path"
@@ -38,23 +39,50 @@ const testFiles = (): Array<string> =>
     .filter((file) => !["helpers", "fixtures", "types"].includes(file.split(sep)[1]!))
     .sort()
 
-/** Every development dependency, with its subpaths: loaded from node_modules, as under tsx. */
-const developmentPackages = (): Array<string> => {
+/** The development dependencies' names. */
+const developmentPackages = (): Set<string> => {
   const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
-  return Object.keys(manifest.devDependencies).flatMap((name) => [name, `${name}/*`])
+  return new Set(Object.keys(manifest.devDependencies))
 }
 
-const IMPORT_META = /\bimport\.meta\.(url|dirname|filename)\b/g
+/** The package a bare import names: `@scope/name` or `name`, without a subpath. */
+const packageOf = (specifier: string) => specifier.split("/", specifier.startsWith("@") ? 2 : 1).join("/")
 
-/** Each of our modules sees its own source's location in import.meta, not the bundle's. */
+/**
+ * A development dependency our code imports loads from node_modules, as under tsx. One that a
+ * bundled package imports is bundled with it, from where that package resolves it: Effect carries
+ * a fast-check of its own, older than the suite's.
+ */
+const developmentPackagesExternal = (names: ReadonlySet<string>): Plugin => ({
+  name: "development-packages-external",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) =>
+      !importer.includes(`${sep}node_modules${sep}`) && names.has(packageOf(path)) ? { path, external: true } : undefined
+    )
+  }
+})
+
+/**
+ * Each of our modules sees its own source's location in import.meta, not the bundle's: esbuild
+ * defines the three properties as the source's, in the code only (not in strings or comments),
+ * and keeps a source map to the TypeScript that the bundle's map continues.
+ */
 const sourceLocations: Plugin = {
   name: "source-locations",
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       if (path.includes(`${sep}node_modules${sep}`)) return undefined
-      const where = { url: pathToFileURL(path).href, dirname: dirname(path), filename: path }
-      const source = await readFile(path, "utf8")
-      return { contents: source.replace(IMPORT_META, (_, field: keyof typeof where) => JSON.stringify(where[field])), loader: "ts" }
+      const { code } = await transform(await readFile(path, "utf8"), {
+        loader: "ts",
+        sourcefile: path,
+        sourcemap: "inline",
+        define: {
+          "import.meta.url": JSON.stringify(pathToFileURL(path).href),
+          "import.meta.dirname": JSON.stringify(dirname(path)),
+          "import.meta.filename": JSON.stringify(path)
+        }
+      })
+      return { contents: code, loader: "js" }
     })
   }
 }
@@ -66,7 +94,7 @@ await build({
   outbase: root,
   outdir: TEST_BUILD,
   bundle: true,
-  external: [...EXTERNAL, ...developmentPackages()],
+  external: EXTERNAL,
   // Code many test files share (Effect, the platform) is one chunk on disk, not 127 copies.
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
@@ -80,7 +108,7 @@ await build({
   sourcemap: "linked",
   banner: NODE_REQUIRE_BANNER,
   absWorkingDir: root,
-  plugins: [sourceLocations],
+  plugins: [developmentPackagesExternal(developmentPackages()), sourceLocations],
   logLevel: "warning"
 })
 process.stdout.write(`built ${files.length} test files in ${relative(root, TEST_BUILD)}/\n`)
