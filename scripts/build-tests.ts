@@ -10,11 +10,11 @@
  * What runs is what tsx ran: the same sources, and the packages as published (no source patch:
  * test/render/source-patches.test.ts compares the patched parser with the published one). The
  * packages the product's build bundles are bundled here too (build.test.ts shows none of them
- * looks for files beside itself); the product's EXTERNAL ones and every development dependency
- * our code imports (tap, the PDF readers, the browser driver) load from node_modules, as they
- * did. Each module of
- * ours keeps its own location: `import.meta.url`, `.dirname` and `.filename` become its source
- * file's, so paths it computes from them (packageRoot, fixtures beside a test) are unchanged.
+ * looks for files beside itself), with the product build's options; the product's EXTERNAL ones
+ * and every development dependency our code imports (tap, the PDF readers, the browser driver)
+ * load from node_modules, as they did. Each module of ours keeps its own location:
+ * `import.meta.url`, `.dirname` and `.filename` become its source file's, so paths it computes
+ * from them (packageRoot, fixtures beside a test) are unchanged.
  *
  * A single file still runs from its source: `npx tap` given its path (package.json's tap settings
  * load tsx). Not `npm test -- <path>`: npm test's tap runs plain Node, which cannot load `.ts`.
@@ -26,24 +26,33 @@ import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { dirname, join, relative, sep } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { EXTERNAL, NODE_REQUIRE_BANNER } from "./build.ts"
+import { buildOptions } from "./build.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const TEST_BUILD = join(root, ".test-build")
+
+interface Manifest {
+  readonly devDependencies: Record<string, string>
+  readonly tap: { readonly exclude: ReadonlyArray<string> }
+}
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Manifest
+
+/** The folders of test/ that package.json's tap settings exclude, each written `test/<folder>/**`. */
+const excludedFolders = new Set(
+  manifest.tap.exclude.map((pattern) => {
+    const folder = /^test\/([^/*]+)\/\*\*$/.exec(pattern)?.[1]
+    if (folder === undefined) throw new Error(`tap's exclude ${pattern} is not a folder of test/: read it here too`)
+    return folder
+  })
+)
 
 /** The test files tap would run from the sources: package.json's tap include, less its excludes. */
 const testFiles = (): Array<string> =>
   readdirSync(join(root, "test"), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((file) => !["helpers", "fixtures", "types"].includes(file.split(sep)[1]!))
+    .filter((file) => !excludedFolders.has(file.split(sep)[1]!))
     .sort()
-
-/** The development dependencies' names. */
-const developmentPackages = (): Set<string> => {
-  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
-  return new Set(Object.keys(manifest.devDependencies))
-}
 
 /** The package a bare import names: `@scope/name` or `name`, without a subpath. */
 const packageOf = (specifier: string) => specifier.split("/", specifier.startsWith("@") ? 2 : 1).join("/")
@@ -89,26 +98,19 @@ const sourceLocations: Plugin = {
 
 rmSync(TEST_BUILD, { recursive: true, force: true })
 const files = testFiles()
+// The product's build (scripts/build.ts), less its named entries, its source patches and its
+// writing by hand.
 await build({
+  ...buildOptions,
   entryPoints: files,
   outbase: root,
   outdir: TEST_BUILD,
-  bundle: true,
-  external: EXTERNAL,
-  // Code many test files share (Effect, the platform) is one chunk on disk, not 127 copies.
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
-  format: "esm",
-  platform: "node",
-  target: "node20",
   // A class or function keeps its own name where the bundle renames it to avoid a clash: tap
   // matches a thrown error against the class a test expects by its name too.
   keepNames: true,
   // tap runs Node with --enable-source-maps: a failure's stack names the .ts lines.
   sourcemap: "linked",
-  banner: NODE_REQUIRE_BANNER,
-  absWorkingDir: root,
-  plugins: [developmentPackagesExternal(developmentPackages()), sourceLocations],
-  logLevel: "warning"
+  plugins: [developmentPackagesExternal(new Set(Object.keys(manifest.devDependencies))), sourceLocations],
+  write: true
 })
 process.stdout.write(`built ${files.length} test files in ${relative(root, TEST_BUILD)}/\n`)

@@ -4,5 +4,10 @@
  * native engine otherwise: test/helpers/render.ts says why). The variable is set before the file
  * loads, since the helpers read it then.
  */
+import t from "tap"
+
 process.env.PRESSROOM_RENDER_ENGINE = "wasm"
+// A static import of the helpers above this line would read the variable before it is set.
+const { serverEngine } = await import("../helpers/render.ts")
+t.equal(serverEngine, "wasm", "the helpers see the engine this file sets")
 await import("./reproducibility.test.ts")

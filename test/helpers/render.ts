@@ -11,7 +11,8 @@ export const sha256 = (data: Uint8Array | string): string => createHash("sha256"
 export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "native" ? "native" : "wasm"
 
 /**
- * The engine of the servers tests start: PRESSROOM_RENDER_ENGINE when set, native otherwise. A
+ * The engine of the servers tests start unless PRESSROOM_RENDER_ENGINE says otherwise (the run's
+ * shared servers always). A
  * server test checks the API, and both engines give the same bytes (contract section 11); native
  * renders for less CPU (a third less for a file that renders much; the same for one that mostly
  * starts servers), and CPU is what the suite's time is made of. The WebAssembly engine
@@ -20,7 +21,10 @@ export const testEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === 
  * files that render most run again with PRESSROOM_RENDER_ENGINE=wasm (convert-wasm.test.ts,
  * reproducibility-wasm.test.ts).
  */
-export const serverEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "wasm" ? "wasm" : "native"
+export const DEFAULT_SERVER_ENGINE: RenderEngine = "native"
+
+/** The engine of the servers this file starts: PRESSROOM_RENDER_ENGINE when it says wasm, the default otherwise. */
+export const serverEngine: RenderEngine = process.env.PRESSROOM_RENDER_ENGINE === "wasm" ? "wasm" : DEFAULT_SERVER_ENGINE
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
 export const mapLimit = async <A, B>(

@@ -7,7 +7,8 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs"
 import { databaseKinds, freshDatabase } from "./database.ts"
 import { type RunningServer, startServer } from "./server.ts"
-import { SHARED_SERVER_ENV, SHARED_SERVERS_ENGINE, sharedServersFolder } from "./shared-server.ts"
+import { DEFAULT_SERVER_ENGINE } from "./render.ts"
+import { SHARED_SERVER_ENV, sharedServersFolder } from "./shared-server.ts"
 
 const runnerPid = Number(process.argv[2])
 const files = sharedServersFolder(runnerPid)
@@ -39,7 +40,9 @@ try {
       entry.server = await startServer(undefined, {
         ...database.env,
         ...SHARED_SERVER_ENV,
-        PRESSROOM_RENDER_ENGINE: SHARED_SERVERS_ENGINE
+        // The default, whatever the environment of the file that started this daemon says (a file
+        // run again on another engine sets it for itself).
+        PRESSROOM_RENDER_ENGINE: DEFAULT_SERVER_ENGINE
       })
       return [kind, entry.server.url] as const
     })

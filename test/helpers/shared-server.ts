@@ -18,11 +18,10 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
-import type { RenderEngine } from "../../src/render/renderer.ts"
 import { childEnv } from "./child-env.ts"
 import { databaseKinds, type DatabaseKind, freshDatabase } from "./database.ts"
 import { until } from "./lifecycle.ts"
-import { serverEngine } from "./render.ts"
+import { DEFAULT_SERVER_ENGINE, serverEngine } from "./render.ts"
 import { startServer } from "./server.ts"
 import type { TestContext } from "./tap.ts"
 
@@ -52,13 +51,6 @@ export const sharedServersFolder = (runnerPid: number) => {
 export const SHARED_SERVER_ENV = { PRESSROOM_RENDER_WORKERS: "2" } as const
 
 const underTapRunner = () => process.env.TAP === "1" && process.env.TAP_CHILD_ID !== undefined
-
-/**
- * The engine of the shared servers, whatever the environment of the file that starts them says:
- * the suite's servers' engine (test/helpers/render.ts). A file whose servers run another one
- * starts its own.
- */
-export const SHARED_SERVERS_ENGINE: RenderEngine = "native"
 
 let addresses: Promise<Readonly<Partial<Record<DatabaseKind, string>>>> | undefined
 
@@ -102,7 +94,7 @@ export const uniqueEmail = (name: string): string => `${name}-${randomBytes(4).t
  * runs convert.test.ts again on WebAssembly).
  */
 export const sharedServer = async (t: TestContext, kind: DatabaseKind): Promise<SharedServer> => {
-  if (underTapRunner() && serverEngine === SHARED_SERVERS_ENGINE) {
+  if (underTapRunner() && serverEngine === DEFAULT_SERVER_ENGINE) {
     const url = (await sharedAddresses())[kind]
     if (url === undefined) throw new Error(`no shared server on ${kind}`)
     return { url }

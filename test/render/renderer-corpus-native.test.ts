@@ -4,5 +4,10 @@
  * this shows that the engines agree on every document of the corpus. The variable is set before
  * the file loads, since the helpers read it then.
  */
+import t from "tap"
+
 process.env.PRESSROOM_RENDER_ENGINE = "native"
+// A static import of the helpers above this line would read the variable before it is set.
+const { testEngine } = await import("../helpers/render.ts")
+t.equal(testEngine, "native", "the helpers see the engine this file sets")
 await import("./renderer-corpus.test.ts")
