@@ -71,7 +71,199 @@ const linearTextResolver: SourcePatch = {
 `
 }
 
-export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [linearTextResolver]
+/**
+ * micromark-core-commonmark 2.0.4, its attention resolver: each time an opening and a closing
+ * sequence of `*` or `_` match, the resolver walks back over everything between them, resolves it
+ * again and splices the whole event array, then takes up what is left of the same two sequences.
+ * Runs of n markers on each side (`**…**deep**…**`) nest n/2 groups at n times the document's
+ * length each: 200,000 characters did not parse in 30 s. The replacement, while the same two
+ * sequences match again (what the published loop finds first: nothing between them is a sequence
+ * any more), nests their groups around what it resolved once, and splices once: the same tree
+ * (test/render/source-patches.test.ts), in linear time. To be offered upstream.
+ */
+const nestedAttention: SourcePatch = {
+  file: "micromark-core-commonmark/lib/attention.js",
+  original: `          // Number of markers to use from the sequence.
+          const use = events[open][1].end.offset - events[open][1].start.offset > 1 && events[index][1].end.offset - events[index][1].start.offset > 1 ? 2 : 1;
+          const start = {
+            ...events[open][1].end
+          };
+          const end = {
+            ...events[index][1].start
+          };
+          movePoint(start, -use);
+          movePoint(end, use);
+          const openingSequence = {
+            type: use > 1 ? "strongSequence" : "emphasisSequence",
+            start,
+            end: {
+              ...events[open][1].end
+            }
+          };
+          const closingSequence = {
+            type: use > 1 ? "strongSequence" : "emphasisSequence",
+            start: {
+              ...events[index][1].start
+            },
+            end
+          };
+          const text = {
+            type: use > 1 ? "strongText" : "emphasisText",
+            start: {
+              ...events[open][1].end
+            },
+            end: {
+              ...events[index][1].start
+            }
+          };
+          const group = {
+            type: use > 1 ? "strong" : "emphasis",
+            start: {
+              ...openingSequence.start
+            },
+            end: {
+              ...closingSequence.end
+            }
+          };
+          events[open][1].end = {
+            ...openingSequence.start
+          };
+          events[index][1].start = {
+            ...closingSequence.end
+          };
+          nextEvents = [];
+
+          // If there are more markers in the opening, add them before.
+          if (events[open][1].end.offset - events[open][1].start.offset) {
+            nextEvents = push(nextEvents, [['enter', events[open][1], context], ['exit', events[open][1], context]]);
+          }
+
+          // Opening.
+          nextEvents = push(nextEvents, [['enter', group, context], ['enter', openingSequence, context], ['exit', openingSequence, context], ['enter', text, context]]);
+
+          // Always populated by defaults.
+
+          // Between.
+          nextEvents = push(nextEvents, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open + 1, index), context));
+
+          // Closing.
+          nextEvents = push(nextEvents, [['exit', text, context], ['enter', closingSequence, context], ['exit', closingSequence, context], ['exit', group, context]]);
+
+          /** @type {number} */
+          let offset = 0;
+
+          // If there are more markers in the closing, add them after.
+          if (events[index][1].end.offset - events[index][1].start.offset) {
+            offset = 2;
+            nextEvents = push(nextEvents, [['enter', events[index][1], context], ['exit', events[index][1], context]]);
+          }
+          splice(events, open - 1, index - open + 3, nextEvents);
+          index = open + nextEvents.length - offset - 2;
+          break;
+`,
+  replacement: `          // Pressroom's patch (scripts/source-patches.ts): the same two sequences matched again and
+          // again (a run of markers on each side) nest their groups in one pass and one splice.
+          const opener = events[open][1];
+          const closer = events[index][1];
+          // Each group's opening and closing events, innermost group first.
+          const openings = [];
+          const closings = [];
+          const between = resolveAll(context.parser.constructs.insideSpan.null, events.slice(open + 1, index), context);
+          for (;;) {
+            // Number of markers to use from the sequence.
+            const use = opener.end.offset - opener.start.offset > 1 && closer.end.offset - closer.start.offset > 1 ? 2 : 1;
+            const start = {
+              ...opener.end
+            };
+            const end = {
+              ...closer.start
+            };
+            movePoint(start, -use);
+            movePoint(end, use);
+            const openingSequence = {
+              type: use > 1 ? "strongSequence" : "emphasisSequence",
+              start,
+              end: {
+                ...opener.end
+              }
+            };
+            const closingSequence = {
+              type: use > 1 ? "strongSequence" : "emphasisSequence",
+              start: {
+                ...closer.start
+              },
+              end
+            };
+            const text = {
+              type: use > 1 ? "strongText" : "emphasisText",
+              start: {
+                ...opener.end
+              },
+              end: {
+                ...closer.start
+              }
+            };
+            const group = {
+              type: use > 1 ? "strong" : "emphasis",
+              start: {
+                ...openingSequence.start
+              },
+              end: {
+                ...closingSequence.end
+              }
+            };
+            opener.end = {
+              ...openingSequence.start
+            };
+            closer.start = {
+              ...closingSequence.end
+            };
+            openings.push([['enter', group, context], ['enter', openingSequence, context], ['exit', openingSequence, context], ['enter', text, context]]);
+            closings.push([['exit', text, context], ['enter', closingSequence, context], ['exit', closingSequence, context], ['exit', group, context]]);
+            const openerSize = opener.end.offset - opener.start.offset;
+            const closerSize = closer.end.offset - closer.start.offset;
+            // Walking back from what is left of the closer, the published loop meets what is left
+            // of the opener first (the group between them holds no sequence any more): it matches
+            // again unless the rule of three sends it further back.
+            if (!openerSize || !closerSize || (opener._close || closer._open) && closerSize % 3 && !((openerSize + closerSize) % 3)) {
+              break;
+            }
+          }
+          nextEvents = [];
+
+          // If there are more markers in the opening, add them before.
+          if (opener.end.offset - opener.start.offset) {
+            nextEvents = push(nextEvents, [['enter', opener, context], ['exit', opener, context]]);
+          }
+
+          // Opening, outermost group first.
+          for (let group = openings.length - 1; group >= 0; group--) {
+            nextEvents = push(nextEvents, openings[group]);
+          }
+
+          // Between.
+          nextEvents = push(nextEvents, between);
+
+          // Closing, innermost group first.
+          for (const closing of closings) {
+            nextEvents = push(nextEvents, closing);
+          }
+
+          /** @type {number} */
+          let offset = 0;
+
+          // If there are more markers in the closing, add them after.
+          if (closer.end.offset - closer.start.offset) {
+            offset = 2;
+            nextEvents = push(nextEvents, [['enter', closer, context], ['exit', closer, context]]);
+          }
+          splice(events, open - 1, index - open + 3, nextEvents);
+          index = open + nextEvents.length - offset - 2;
+          break;
+`
+}
+
+export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [linearTextResolver, nestedAttention]
 
 /** `source` with `patch` applied; throws when the text it replaces is not in it exactly once. */
 export const applyPatch = (source: string, patch: SourcePatch): string => {

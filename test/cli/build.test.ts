@@ -34,4 +34,11 @@ t.test("the build applies the fixes it carries (scripts/source-patches.ts): the 
   const bundled = outputFiles.map((file) => file.text).join("\n")
   t.ok(bundled.includes("events.length = write;"), "micromark's linear text resolver is in the bundle")
   t.notOk(bundled.includes("events.splice(enter + 2, index - enter - 2)"), "its quadratic one is not")
+  t.ok(bundled.includes("openings.push("), "its attention resolver that nests a run's groups in one pass is in the bundle")
+  t.notOk(
+    bundled.includes(
+      "nextEvents = push(nextEvents, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open + 1, index), context))"
+    ),
+    "the published one, which resolves and splices again for every group, is not"
+  )
 })

@@ -103,6 +103,28 @@ t.test("arbitrary inline Markdown parses to the same tree", async (t) => {
   t.pass("500 arbitrary documents (fast-check prints the seed and the document of a failure)")
 })
 
+t.test("arbitrary runs of emphasis markers, the rule of three among them, parse to the same tree", async (t) => {
+  // Runs on both sides nest groups in one pass (the attention patch); a run that can both open and
+  // close, or lengths whose sum is a multiple of three, send the published loop past the pair.
+  const piece = fc.constantFrom("*", "**", "***", "****", "_", "__", "___", "~~", "a", "b ", " ", ".", "\n", "`", "[x](y)")
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), (pieces) =>
+      isDeepStrictEqual(patchedParseTree(pieces.join("")), parseTree(pieces.join("")))
+    ),
+    { numRuns: 1000 }
+  )
+  const runs = [
+    `${"*".repeat(301)}deep${"*".repeat(300)}`,
+    `${"_".repeat(40)}a *b* ~~c~~ ${"_".repeat(41)}`,
+    "***a**b*c***",
+    "**a***b***c**"
+  ]
+  for (const markdown of runs) {
+    sameTree(t, markdown, JSON.stringify(markdown.slice(0, 40)))
+  }
+  t.pass("1,000 arbitrary documents of marker runs")
+})
+
 t.test("a patch whose text is not in the file exactly once stops the build", async (t) => {
   const [patch] = SOURCE_PATCHES
   t.throws(() => applyPatch("a file of another release", patch!), /no longer holds the text scripts\/source-patches.ts replaces/)
