@@ -33,7 +33,7 @@ import { renderRequestOf } from "./render-request.ts"
 import { JobLifecycle } from "./lifecycle.ts"
 import { reuseFor } from "./reuse.ts"
 import { delayBeforeAttempt, mayRetry, supervisorConfig } from "./retry-policy.ts"
-import { runRescuer } from "./rescuer.ts"
+import { type Requeued, runRescuer } from "./rescuer.ts"
 import { JobSignals, SIGNALS } from "./signals.ts"
 
 /** Why a render fiber was stopped from outside. */
@@ -196,19 +196,26 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
         )
       )
 
+    /**
+     * A job this process put back in the queue for later (its own retry, or one it rescued): the
+     * database announces only jobs due at once, so this process wakes a slot when it falls due.
+     */
+    const wakeWhenDue = ({ delayMs, jobId }: Requeued) =>
+      Effect.sleep(Duration.millis(delayMs)).pipe(
+        Effect.zipRight(signals.publishLocal(SIGNALS.jobQueued, jobId)),
+        Effect.forkIn(scope),
+        Effect.asVoid
+      )
+
     const retryOrFail = (claim: Claim, reason: string) =>
       Effect.gen(function* () {
         yield* Effect.logWarning(`transient failure: ${reason}`)
         if (!mayRetry(claim.job.attemptCount)) {
           yield* lifecycle.end(claim, "failed", JobErrors.exhausted())
         } else {
-          const delay = delayBeforeAttempt(claim.job.attemptCount + 1)
-          yield* store.requeue(claim, delay)
-          // This process wakes a slot when the retry falls due; none has to ask the database when.
-          yield* Effect.sleep(Duration.millis(delay)).pipe(
-            Effect.zipRight(signals.publishLocal(SIGNALS.jobQueued, claim.job.id)),
-            Effect.forkIn(scope)
-          )
+          const delayMs = delayBeforeAttempt(claim.job.attemptCount + 1)
+          yield* store.requeue(claim, delayMs)
+          yield* wakeWhenDue({ jobId: claim.job.id, delayMs })
         }
       })
 
@@ -230,7 +237,7 @@ export class Supervisor extends Effect.Service<Supervisor>()("pressroom/Supervis
     })
 
     const slots = yield* Effect.forEach(Array.from({ length: config.concurrency }), () => Effect.forkDaemon(slot))
-    yield* runRescuer(config.leaseMs).pipe(Effect.forkScoped)
+    yield* runRescuer(config.leaseMs, wakeWhenDue).pipe(Effect.forkScoped)
 
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
