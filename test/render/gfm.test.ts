@@ -120,6 +120,29 @@ t.test("inline links keep their target", async (t) => {
   t.ok(linkUris(pdf).includes("https://example.com/a"))
 })
 
+t.test("a link to an address longer than Typst takes (8,000 bytes) is shown as its text, with link_too_long", async (t) => {
+  // The longest address Typst links: 8,000 bytes (a longer one fails the whole document, "URL is too long").
+  const address = (bytes: number) => `https://example.com/${"é".repeat((bytes - 20) / 2)}`
+  const longest = address(8000)
+  const tooLong = address(8002)
+  const { pdf, warnings } = await render(
+    `[Longest](${longest}) and [too long](${tooLong}) and <a href="${tooLong}">too long in HTML</a> and ${tooLong}\n`
+  )
+  t.same(
+    warnings.map((warning) => [warning.code, warning.line]),
+    [
+      ["link_too_long", 1],
+      ["link_too_long", 1],
+      ["link_too_long", 1]
+    ],
+    "one warning for each address past the bound"
+  )
+  t.match(warnings[0]?.message, /longer than 8,000 bytes/)
+  t.same(linkUris(pdf), [longest], "only the address within the bound is a link")
+  const text = pdfText(pdf).replace(/\s+/g, " ")
+  t.match(text, /Longest and too long and too long in HTML and https:\/\/example\.com\/éé/, "each link's text is shown")
+})
+
 t.test("footnotes: reference number and note text", async (t) => {
   const { pdf, warnings } = await render("Claim with a note[^n] here.\n\n[^n]: The footnote body text.\n")
   t.same(warnings, [])

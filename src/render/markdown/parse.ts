@@ -10,6 +10,7 @@ import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../common/warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
+import { deepSpans } from "./deep-spans.ts"
 import { lazyRunsKept, quoteLazyLines } from "./lazy-lines.ts"
 import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
 import { mathSyntax } from "./math-syntax.ts"
@@ -90,11 +91,14 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
   return frontMatter
 }
 
-/** The tree of the Markdown exactly as written (the tests compare the rewritten parses with it). */
+/**
+ * The tree of the Markdown exactly as written (the tests compare the rewritten parses with it), but
+ * for spans nested past what the converter shows (deep-spans.ts).
+ */
 export const parseTree = (markdown: string): Root =>
   fromMarkdown(markdown, {
     extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
+    mdastExtensions: [deepSpans(), frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
   })
 
 /** The tree of the Markdown with its long runs of lazy lines quoted (lazy-lines.ts) when that gives the same tree. */

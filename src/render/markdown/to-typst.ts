@@ -16,6 +16,7 @@ import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../common/warnings.ts"
 import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
 import { HtmlConverter } from "./html/to-typst.ts"
+import { externalLink } from "./external-link.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
 import { typstString } from "../math/typst-literal.ts"
@@ -33,7 +34,6 @@ export interface TypstBody {
   readonly warnings: ReadonlyArray<RenderWarning>
 }
 
-const LINK_SCHEMES = /^(https?:|mailto:|tel:)/i
 const PAGEBREAK = /^<!--\s*pagebreak\s*-->$/i
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/
 
@@ -333,8 +333,10 @@ class Converter {
     const content = this.mayNest(depth, node) ? this.inlines(node.children, depth + 1) : this.flat(node.children)
     // `#id` reaches a heading's anchor or an HTML element's id.
     if (this.html && isFragmentLink(url)) return this.html.inDocument(url.trim(), content)
-    if (!LINK_SCHEMES.test(url.trim())) return content
-    return `#link(${typstString(url.trim())})[${content === "" ? this.runs.markup(url.trim()) : content}]`
+    const target = externalLink(url)
+    if (target._tag === "tooLong") this.warn(target.warning.code, target.warning.message, node)
+    if (target._tag !== "link") return content
+    return `#link(${typstString(target.url)})[${content === "" ? this.runs.markup(target.url) : content}]`
   }
 
   /** `width` (in points, from HTML) is the width the image is shown at, never wider than its container. */

@@ -6,6 +6,7 @@
  */
 import type { Element, ElementContent } from "hast"
 import { typstString } from "../../math/typst-literal.ts"
+import { externalLink } from "../external-link.ts"
 import type { Fragment } from "./fragment.ts"
 
 export interface HtmlHost {
@@ -40,7 +41,6 @@ const SPANS: Readonly<Record<string, string>> = {
   sub: "sub"
 }
 const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center", right: "right", justify: "left" }
-const LINK_SCHEMES = /^(https?:|mailto:|tel:)/i
 /** What the sanitiser puts before every id and name, so that they cannot clobber the page's own. */
 const CLOBBER_PREFIX = "user-content-"
 /** Stands where an in-document link opens until the document's ids are all known (`resolve`). */
@@ -235,8 +235,10 @@ export class HtmlConverter {
     const href = typeof node.properties.href === "string" ? node.properties.href.trim() : ""
     const content = this.content(node, depth)
     if (href.startsWith("#") && href.length > 1) return this.inDocument(href, content)
-    if (!LINK_SCHEMES.test(href)) return content
-    return `#link(${typstString(href)})[${content === "" ? this.host.text(href) : content}]`
+    const target = externalLink(href)
+    if (target._tag === "tooLong") this.host.warn(target.warning.code, target.warning.message)
+    if (target._tag !== "link") return content
+    return `#link(${typstString(target.url)})[${content === "" ? this.host.text(target.url) : content}]`
   }
 
   /** A link to `#id`: to the element with that id wherever it is, or its content alone if there is none. */
