@@ -271,7 +271,7 @@ t.test("a lapsed lease", (t) =>
           const store = yield* JobStore
           const sql = yield* SqlClient.SqlClient
           const claim = yield* lapsedJob(1)
-          yield* rescueLapsedJobs
+          const requeued = yield* rescueLapsedJobs
           const [row] = yield* Effect.orDie(sql<{ status: string; fencing_token: number; due_in: number }>`
           select status, fencing_token, extract(epoch from next_attempt_at - now())::float8 as due_in from jobs where id = ${claim.job.id}`)
           const staleWrite = yield* store.markEnded(claim, "failed", {
@@ -281,8 +281,13 @@ t.test("a lapsed lease", (t) =>
             message: "stale",
             retryable: true
           })
-          return { row: row!, claim, staleWrite }
+          return { row: row!, claim, staleWrite, requeued }
         })
+      )
+      t.same(
+        result.requeued,
+        [{ jobId: result.claim.job.id, delayMs: BACKOFF_MS[2] }],
+        "reported re-queued, due after the backoff, for its process to wake a slot then"
       )
       t.equal(result.row.status, "queued")
       t.equal(result.row.fencing_token, result.claim.fencingToken + 1, "the fencing token moved on")
@@ -295,11 +300,12 @@ t.test("a lapsed lease", (t) =>
       const result = await run(
         Effect.gen(function* () {
           const claim = yield* lapsedJob(MAX_ATTEMPTS)
-          yield* rescueLapsedJobs
+          const requeued = yield* rescueLapsedJobs
           const job = Option.getOrThrow(yield* (yield* JobStore).find(claim.job.id))
-          return { job, traces: yield* traces(job.id) }
+          return { job, traces: yield* traces(job.id), requeued }
         })
       )
+      t.same(result.requeued, [], "nothing re-queued")
       t.equal(result.job.status, "failed")
       t.match(result.job.error, { code: "internal_error" })
       t.same(result.traces, { units: ["released"], artifacts: 0, events: ["job.failed"] })

@@ -7,24 +7,10 @@
  * with micromark as published.)
  */
 import type { Nodes, Root } from "mdast"
-import { fromMarkdown } from "mdast-util-from-markdown"
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter"
-import { gfmFromMarkdown } from "mdast-util-gfm"
-import { frontmatter } from "micromark-extension-frontmatter"
-import { gfm } from "micromark-extension-gfm"
 import t from "tap"
 import { MAX_SPAN_DEPTH } from "../../src/render/markdown/deep-spans.ts"
-import { mathMdast } from "../../src/render/markdown/math-mdast.ts"
-import { mathSyntax } from "../../src/render/markdown/math-syntax.ts"
-import { parseTree } from "../../src/render/markdown/parse.ts"
+import { parseTree, parseTreeWhole } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
-
-/** The tree as micromark and the mdast extensions build it, with no span unwrapped. */
-const wholeTree = (markdown: string): Root =>
-  fromMarkdown(markdown, {
-    extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
-  })
 
 /** How many emphasis, strong and strikethrough spans the deepest node sits in. */
 const spanDepth = (root: Root): number => {
@@ -57,7 +43,7 @@ const DOCUMENTS: ReadonlyArray<readonly [string, string]> = [
 for (const [name, markdown] of DOCUMENTS) {
   t.test(`${name}: the same Typst and warnings as the whole tree`, async (t) => {
     const cut = parseTree(markdown)
-    t.same(toTypst(cut), toTypst(wholeTree(markdown)))
+    t.same(toTypst(cut), toTypst(parseTreeWhole(markdown)))
     t.ok(spanDepth(cut) <= MAX_SPAN_DEPTH, `spans nested ${spanDepth(cut)} deep, at most ${MAX_SPAN_DEPTH}`)
   })
 }

@@ -5,7 +5,7 @@
  * inputs are those of test/fixtures/pathological.ts: deep nesting, unclosed runs, definitions and
  * columns by the thousand. The ceiling is generous on purpose (bench/hostile.ts measures). The
  * main run holds a third of the inputs to it (the same third every run, the issue's 10,000 block
- * quotes among them) under a 5 s render deadline, the time issue 37 gives every such input;
+ * quotes among them) under a 5 s render deadline, the time issue 37 asks of every such input;
  * PRESSROOM_TEST_FULL=1 holds every one, under the server's own deadline (test/helpers/sample.ts).
  */
 import { readFileSync } from "node:fs"
@@ -22,7 +22,7 @@ const CEILING_MIB = 600
 const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024
 
 // A render that cannot finish by the deadline fails as `timeout`, and what it gathered until then
-// counts against the ceiling. The main run stops each at 5 s, what issue 37 allows any of them
+// counts against the ceiling. The main run stops each at 5 s, what issue 37 asks of any of them
 // (half of a sampled run's time went to inputs that ran to a 15 s deadline); the full run lets
 // each run as long as a server would.
 const renderer = await Renderer.create({ workers: 2, timeoutMs: fullRun ? DEFAULT_TIMEOUT_MS : 5_000 })

@@ -91,15 +91,20 @@ const readFrontMatter = (root: Root, warnings: Array<RenderWarning>): FrontMatte
   return frontMatter
 }
 
+const treeOf = (markdown: string, unwrapDeepSpans: boolean): Root =>
+  fromMarkdown(markdown, {
+    extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
+    mdastExtensions: [...(unwrapDeepSpans ? [deepSpans()] : []), frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
+  })
+
 /**
  * The tree of the Markdown exactly as written (the tests compare the rewritten parses with it), but
  * for spans nested past what the converter shows (deep-spans.ts).
  */
-export const parseTree = (markdown: string): Root =>
-  fromMarkdown(markdown, {
-    extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()],
-    mdastExtensions: [deepSpans(), frontmatterFromMarkdown(["yaml"]), gfmFromMarkdown(), mathMdast()]
-  })
+export const parseTree = (markdown: string): Root => treeOf(markdown, true)
+
+/** The tree exactly as written, every span kept: what the parser itself gives, for the tests that compare parsers. */
+export const parseTreeWhole = (markdown: string): Root => treeOf(markdown, false)
 
 /** The tree of the Markdown with its long runs of lazy lines quoted (lazy-lines.ts) when that gives the same tree. */
 const parseCut = (markdown: string): Root => {

@@ -334,8 +334,11 @@ class Converter {
     // `#id` reaches a heading's anchor or an HTML element's id.
     if (this.html && isFragmentLink(url)) return this.html.inDocument(url.trim(), content)
     const target = externalLink(url)
-    if (target._tag === "tooLong") this.warn(target.warning.code, target.warning.message, node)
-    if (target._tag !== "link") return content
+    if (target._tag === "text") return content
+    if (target._tag === "tooLong") {
+      this.warn(target.warning.code, target.warning.message, node)
+      return content === "" ? this.runs.markup(url.trim()) : content
+    }
     return `#link(${typstString(target.url)})[${content === "" ? this.runs.markup(target.url) : content}]`
   }
 

@@ -236,8 +236,11 @@ export class HtmlConverter {
     const content = this.content(node, depth)
     if (href.startsWith("#") && href.length > 1) return this.inDocument(href, content)
     const target = externalLink(href)
-    if (target._tag === "tooLong") this.host.warn(target.warning.code, target.warning.message)
-    if (target._tag !== "link") return content
+    if (target._tag === "text") return content
+    if (target._tag === "tooLong") {
+      this.host.warn(target.warning.code, target.warning.message)
+      return content === "" ? this.host.text(href) : content
+    }
     return `#link(${typstString(target.url)})[${content === "" ? this.host.text(target.url) : content}]`
   }
 
