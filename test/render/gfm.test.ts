@@ -126,14 +126,15 @@ t.test("a link to an address longer than Typst takes (8,000 bytes) is shown as i
   const longest = address(8000)
   const tooLong = address(8002)
   const { pdf, warnings } = await render(
-    `[Longest](${longest}) and [too long](${tooLong}) and <a href="${tooLong}">too long in HTML</a> and ${tooLong}\n`
+    `[Longest](${longest}) and [too long](${tooLong}) and <a href="${tooLong}">too long in HTML</a> and ${tooLong}\n\nNo text: [](${tooLong})\n`
   )
   t.same(
     warnings.map((warning) => [warning.code, warning.line]),
     [
       ["link_too_long", 1],
       ["link_too_long", 1],
-      ["link_too_long", 1]
+      ["link_too_long", 1],
+      ["link_too_long", 3]
     ],
     "one warning for each address past the bound"
   )
@@ -141,6 +142,7 @@ t.test("a link to an address longer than Typst takes (8,000 bytes) is shown as i
   t.same(linkUris(pdf), [longest], "only the address within the bound is a link")
   const text = pdfText(pdf).replace(/\s+/g, " ")
   t.match(text, /Longest and too long and too long in HTML and https:\/\/example\.com\/éé/, "each link's text is shown")
+  t.match(text, /No text: https:\/\/example\.com\/éé/, "and a link with none shows its address")
 })
 
 t.test("footnotes: reference number and note text", async (t) => {

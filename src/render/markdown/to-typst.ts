@@ -16,7 +16,7 @@ import { Formulas } from "../math/formulas.ts"
 import type { RenderWarning } from "../common/warnings.ts"
 import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
 import { HtmlConverter } from "./html/to-typst.ts"
-import { externalLink } from "./external-link.ts"
+import { externalLink, LINK_TOO_LONG } from "./external-link.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
 import { typstString } from "../math/typst-literal.ts"
@@ -335,11 +335,10 @@ class Converter {
     if (this.html && isFragmentLink(url)) return this.html.inDocument(url.trim(), content)
     const target = externalLink(url)
     if (target._tag === "text") return content
-    if (target._tag === "tooLong") {
-      this.warn(target.warning.code, target.warning.message, node)
-      return content === "" ? this.runs.markup(url.trim()) : content
-    }
-    return `#link(${typstString(target.url)})[${content === "" ? this.runs.markup(target.url) : content}]`
+    const shown = content === "" ? this.runs.markup(target.url) : content
+    if (target._tag === "link") return `#link(${typstString(target.url)})[${shown}]`
+    this.warn(LINK_TOO_LONG.code, LINK_TOO_LONG.message, node)
+    return shown
   }
 
   /** `width` (in points, from HTML) is the width the image is shown at, never wider than its container. */

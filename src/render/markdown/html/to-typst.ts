@@ -6,7 +6,7 @@
  */
 import type { Element, ElementContent } from "hast"
 import { typstString } from "../../math/typst-literal.ts"
-import { externalLink } from "../external-link.ts"
+import { externalLink, LINK_TOO_LONG } from "../external-link.ts"
 import type { Fragment } from "./fragment.ts"
 
 export interface HtmlHost {
@@ -237,11 +237,10 @@ export class HtmlConverter {
     if (href.startsWith("#") && href.length > 1) return this.inDocument(href, content)
     const target = externalLink(href)
     if (target._tag === "text") return content
-    if (target._tag === "tooLong") {
-      this.host.warn(target.warning.code, target.warning.message)
-      return content === "" ? this.host.text(href) : content
-    }
-    return `#link(${typstString(target.url)})[${content === "" ? this.host.text(target.url) : content}]`
+    const shown = content === "" ? this.host.text(target.url) : content
+    if (target._tag === "link") return `#link(${typstString(target.url)})[${shown}]`
+    this.host.warn(LINK_TOO_LONG.code, LINK_TOO_LONG.message)
+    return shown
   }
 
   /** A link to `#id`: to the element with that id wherever it is, or its content alone if there is none. */
