@@ -263,7 +263,130 @@ const nestedAttention: SourcePatch = {
 `
 }
 
-export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [linearTextResolver, nestedAttention]
+/**
+ * micromark-extension-gfm-autolink-literal 2.1.0: before each `www.`, `http` or e-mail literal
+ * it may start, the extension walks back over the paragraph's events for an unbalanced `[` or
+ * `![` (no literal inside a link's text). It remembers a walk that found none, but not one that
+ * found one, so text after an unclosed bracket is walked back over again at every `h` and `w`:
+ * nested links (`[` 9,000 times, then `](https://example.com)` as often) took 19 s to parse. The
+ * replacement remembers the bracket found as well, on the last token, with its index; a later
+ * walk that reaches that token takes the answer when the bracket is still unbalanced and still
+ * at that index (brackets only ever become balanced, and a resolved one leaves the array), and
+ * walks on as published otherwise. To be offered upstream.
+ */
+const rememberedUnbalancedBracket: SourcePatch = {
+  file: "micromark-extension-gfm-autolink-literal/lib/syntax.js",
+  original: `function previousUnbalanced(events) {
+  let index = events.length;
+  let result = false;
+  while (index--) {
+    const token = events[index][1];
+    if ((token.type === 'labelLink' || token.type === 'labelImage') && !token._balanced) {
+      result = true;
+      break;
+    }
+
+    // If we’ve seen this token, and it was marked as not having any unbalanced
+    // bracket before it, we can exit.
+    if (token._gfmAutolinkLiteralWalkedInto) {
+      result = false;
+      break;
+    }
+  }
+  if (events.length > 0 && !result) {
+    // Mark the last token as “walked into” w/o finding
+    // anything.
+    events[events.length - 1][1]._gfmAutolinkLiteralWalkedInto = true;
+  }
+  return result;
+}`,
+  replacement: `function previousUnbalanced(events) {
+  // Pressroom's patch (scripts/source-patches.ts): a walk that finds a bracket is remembered too.
+  let index = events.length;
+  let found;
+  while (index--) {
+    const token = events[index][1];
+    if ((token.type === 'labelLink' || token.type === 'labelImage') && !token._balanced) {
+      found = { token, index };
+      break;
+    }
+    if (token._gfmAutolinkLiteralWalkedInto) break;
+    // A bracket an earlier walk found from here, still where it was and before here (a token
+    // that wraps it is met again at its enter, after the bracket): nothing between it and here
+    // is an unbalanced bracket or a mark, so it is the answer, or the walk goes on from it.
+    const seen = token._pressroomUnbalancedBracket;
+    if (seen && seen.index < index && events[seen.index][1] === seen.token) {
+      if (!seen.token._balanced) {
+        found = seen;
+        break;
+      }
+      index = seen.index;
+    }
+  }
+  if (events.length > 0) {
+    if (found) events[events.length - 1][1]._pressroomUnbalancedBracket = found;
+    else events[events.length - 1][1]._gfmAutolinkLiteralWalkedInto = true;
+  }
+  return found !== undefined;
+}`
+}
+
+/**
+ * micromark-extension-gfm-footnote 2.1.0: at each \`]\` the extension walks back over the
+ * paragraph's events for the \`![\` a footnote call could have started, up to the nearest link,
+ * label or call. Text after the last of those is walked over again at every \`]\`: nested links
+ * spent 6 of their 7.5 s here. The replacement leaves on the last token where the walk stopped,
+ * with its index; a later walk that reaches that token, the stop still at its index, goes on from
+ * the stop (nothing between them is a bracket, a link or a call: those are only ever added at the
+ * end or wrap what came after them). To be offered upstream.
+ */
+const rememberedFootnoteWalk: SourcePatch = {
+  file: "micromark-extension-gfm-footnote/lib/syntax.js",
+  original: `  // Find an opening.
+  while (index--) {
+    const token = self.events[index][1];
+    if (token.type === "labelImage") {
+      labelStart = token;
+      break;
+    }
+
+    // Exit if we’ve walked far enough.
+    if (token.type === 'gfmFootnoteCall' || token.type === "labelLink" || token.type === "label" || token.type === "image" || token.type === "link") {
+      break;
+    }
+  }
+`,
+  replacement: `  // Find an opening. Pressroom's patch (scripts/source-patches.ts): a walk's stop is remembered.
+  while (index--) {
+    const token = self.events[index][1];
+    if (token.type === "labelImage") {
+      labelStart = token;
+      break;
+    }
+
+    // Exit if we’ve walked far enough.
+    if (token.type === 'gfmFootnoteCall' || token.type === "labelLink" || token.type === "label" || token.type === "image" || token.type === "link") {
+      break;
+    }
+    // Taken up again at the stop itself (none: the walk reached the start), when it is still
+    // where it was and before here (a token that wraps it is met again at its enter).
+    const stop = token._pressroomFootnoteWalk;
+    if (stop && stop.index < index && (stop.index < 0 || self.events[stop.index][1] === stop.token)) {
+      index = stop.index + 1;
+    }
+  }
+  if (self.events.length > 0) {
+    self.events[self.events.length - 1][1]._pressroomFootnoteWalk = index < 0 ? { index: -1 } : { token: self.events[index][1], index };
+  }
+`
+}
+
+export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [
+  linearTextResolver,
+  nestedAttention,
+  rememberedUnbalancedBracket,
+  rememberedFootnoteWalk
+]
 
 /** `source` with `patch` applied; throws when the text it replaces is not in it exactly once. */
 export const applyPatch = (source: string, patch: SourcePatch): string => {

@@ -41,4 +41,6 @@ t.test("the build applies the fixes it carries (scripts/source-patches.ts): the 
     ),
     "the published one, which resolves and splices again for every group, is not"
   )
+  t.ok(bundled.includes("._pressroomUnbalancedBracket = found"), "GFM's literal autolinks remember the unclosed bracket a walk found")
+  t.ok(bundled.includes("._pressroomFootnoteWalk = index < 0"), "GFM's footnote calls remember where a walk stopped")
 })

@@ -126,6 +126,49 @@ t.test("arbitrary runs of emphasis markers, the rule of three among them, parse 
   t.pass("1,000 arbitrary documents of marker runs")
 })
 
+t.test("arbitrary brackets around literal autolinks and footnote calls parse to the same tree", async (t) => {
+  // The two walks the bracket and footnote patches remember: an unclosed, closed or inactive `[`
+  // or `![` before a literal (www., http, an e-mail address) or a `]` (a footnote call's end).
+  const piece = fc.constantFrom(
+    "[",
+    "]",
+    "![",
+    "](u)",
+    "](",
+    ")",
+    "[^1]",
+    "![^1]",
+    "^1",
+    "www.a.io",
+    "http://b.io",
+    "c@d.io",
+    "h",
+    "w",
+    "a",
+    " ",
+    "\n",
+    "*",
+    "`",
+    "\\"
+  )
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 50 }), (pieces) => {
+      const markdown = `${pieces.join("")}\n\n[^1]: A note.\n`
+      return isDeepStrictEqual(patchedParseTree(markdown), parseTreeWhole(markdown))
+    }),
+    { numRuns: 1000 }
+  )
+  for (const markdown of [
+    `${"[".repeat(300)}deep${"](https://example.com)".repeat(300)}`,
+    `${"![".repeat(100)}deep${"](x.png)".repeat(100)} www.a.io`,
+    "[a www.b.io [c](d) http://e.io] f@g.io ![^1] [x]",
+    "![^1] [![^1]](u) www.a.io\n\n[^1]: Note."
+  ]) {
+    sameTree(t, markdown, JSON.stringify(markdown.slice(0, 40)))
+  }
+  t.pass("1,000 arbitrary documents of brackets, literals and calls")
+})
+
 t.test("a patch whose text is not in the file exactly once stops the build", async (t) => {
   const [patch] = SOURCE_PATCHES
   t.throws(() => applyPatch("a file of another release", patch!), /no longer holds the text scripts\/source-patches.ts replaces/)
