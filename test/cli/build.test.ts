@@ -43,4 +43,7 @@ t.test("the build applies the fixes it carries (scripts/source-patches.ts): the 
   )
   t.ok(bundled.includes("._pressroomUnbalancedBracket = found"), "GFM's literal autolinks remember the unclosed bracket a walk found")
   t.ok(bundled.includes("._pressroomFootnoteWalk = index < 0"), "GFM's footnote calls remember where a walk stopped")
+  t.ok(bundled.includes("group._pressroomEvents = events.length - open"), "closed links and images are passed over, not resolved again")
+  t.ok(bundled.includes("defined = self.parser.defined.length > 0 &&"), "a label is looked up only where there are definitions")
+  t.ok(bundled.includes("._pressroomLabelText = token"), "a label's text is read only for references")
 })
