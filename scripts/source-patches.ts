@@ -394,179 +394,40 @@ const rememberedFootnoteWalk: SourcePatch = {
  * label needs one event more at its start than its label start gave it, so every event after it
  * still moves once per level (docs/performance.md, "Nested links"). To be offered upstream.
  */
-const closedMediaPassedOver: SourcePatch = {
-  file: "micromark-core-commonmark/lib/label-end.js",
-  original: `function resolveToLabelEnd(events, context) {
-  let index = events.length;
-  let offset = 0;
-  /** @type {number | undefined} */
-  let open;
-  /** @type {number | undefined} */
-  let close;
-  /** @type {Array<Event>} */
-  let media;
-
-  // Find an opening.
-  while (index--) {
-    const token = events[index][1];
-    if (open) {
-      // If we see another link, or inactive link label, we’ve been here before.
-      if (token.type === "link" || token.type === "labelLink" && token._inactive) {
-        break;
-      }
-
-      // Mark other link openings as inactive, as we can’t have links in
-      // links.
-      if (events[index][0] === 'enter' && token.type === "labelLink") {
-        token._inactive = true;
-      }
-    } else if (close) {
-      if (events[index][0] === 'enter' && (token.type === "labelImage" || token.type === "labelLink") && !token._balanced) {
-        open = index;
+const closedMediaPassedOver: ReadonlyArray<SourcePatch> = [
+  {
+    file: "micromark-core-commonmark/lib/label-end.js",
+    original: `        open = index;
         if (token.type !== "labelLink") {
           offset = 2;
           break;
         }
       }
-    } else if (token.type === "labelEnd") {
-      close = index;
-    }
-  }
-  const group = {
-    type: events[open][1].type === "labelLink" ? "link" : "image",
-    start: {
-      ...events[open][1].start
-    },
-    end: {
-      ...events[events.length - 1][1].end
-    }
-  };
-  const label = {
-    type: "label",
-    start: {
-      ...events[open][1].start
-    },
-    end: {
-      ...events[close][1].end
-    }
-  };
-  const text = {
-    type: "labelText",
-    start: {
-      ...events[open + offset + 2][1].end
-    },
-    end: {
-      ...events[close - 2][1].start
-    }
-  };
-  media = [['enter', group, context], ['enter', label, context]];
-
-  // Opening marker.
-  media = push(media, events.slice(open + 1, open + offset + 3));
-
-  // Text open.
-  media = push(media, [['enter', text, context]]);
-
-  // Always populated by defaults.
-
-  // Between.
-  media = push(media, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open + offset + 4, close - 3), context));
-
-  // Text close, marker close, label close.
-  media = push(media, [['exit', text, context], events[close - 2], events[close - 1], ['exit', label, context]]);
-
-  // Reference, resource, or so.
-  media = push(media, events.slice(close + 1));
-
-  // Media close.
-  media = push(media, [['exit', group, context]]);
-  splice(events, open, events.length, media);
-  return events;
-}`,
-  replacement: `/** Whether closed media (a link or image this resolver made, of the size it was made with) open at index at as token. */
-function pressroomClosedMedia(events, at, token) {
-  const size = token._pressroomEvents;
-  return size !== undefined && at >= 0 && events[at] !== undefined && events[at][0] === 'enter' && events[at][1] === token && events[at + size - 1] !== undefined && events[at + size - 1][0] === 'exit' && events[at + size - 1][1] === token;
-}
-function resolveToLabelEnd(events, context) {
-  // Pressroom's patch (scripts/source-patches.ts): closed media inside are passed over, not
-  // walked, resolved or copied again, and when the resolvers change nothing around them the
-  // label is closed in place.
-  let index = events.length;
-  let offset = 0;
-  /** @type {number | undefined} */
-  let open;
-  /** @type {number | undefined} */
-  let close;
-  /** @type {Array<Event>} */
-  let media;
-
-  // Find an opening.
-  while (index--) {
-    const token = events[index][1];
-    if (open) {
-      // If we see another link, or inactive link label, we’ve been here before.
-      if (token.type === "link" || token.type === "labelLink" && token._inactive) {
-        break;
-      }
-
-      // Mark other link openings as inactive, as we can’t have links in
-      // links.
-      if (events[index][0] === 'enter' && token.type === "labelLink") {
-        token._inactive = true;
-      }
-    } else if (close) {
-      if (events[index][0] === 'enter' && (token.type === "labelImage" || token.type === "labelLink") && !token._balanced) {
-        open = index;
+    } else if (token.type === "labelEnd") {`,
+    replacement: `        open = index;
         if (token.type !== "labelLink") {
           offset = 2;
           break;
         }
-      } else if (events[index][0] === 'exit' && token._pressroomEvents !== undefined && pressroomClosedMedia(events, index - token._pressroomEvents + 1, token)) {
-        // Every bracket inside closed media is balanced or gone: none of them opens this one.
+      } else if (events[index][0] === 'exit' && pressroomClosedMedia(events, index - token._pressroomEvents + 1, token)) {
+        // Pressroom's patch: every bracket inside closed media is balanced or gone, none opens this label.
         index -= token._pressroomEvents - 1;
       }
-    } else if (token.type === "labelEnd") {
-      close = index;
-    }
-  }
-  const group = {
-    type: events[open][1].type === "labelLink" ? "link" : "image",
-    start: {
-      ...events[open][1].start
-    },
-    end: {
-      ...events[events.length - 1][1].end
-    }
-  };
-  const label = {
-    type: "label",
-    start: {
-      ...events[open][1].start
-    },
-    end: {
-      ...events[close][1].end
-    }
-  };
-  const text = {
-    type: "labelText",
-    start: {
-      ...events[open + offset + 2][1].end
-    },
-    end: {
-      ...events[close - 2][1].start
-    }
-  };
-
-  // Between, each closed media as its enter and exit alone: what the resolvers would find inside
-  // was resolved when it closed.
+    } else if (token.type === "labelEnd") {`
+  },
+  {
+    file: "micromark-core-commonmark/lib/label-end.js",
+    original: `  media = [['enter', group, context], ['enter', label, context]];
+`,
+    replacement: `  // Pressroom's patch: between the brackets, each closed media as its enter and exit alone (what
+  // the resolvers would find inside was resolved when it closed).
   const inside = [];
   /** @type {Map<Event, number>} */
   const closed = new Map();
   for (let at = open + offset + 4; at < close - 3; at++) {
     const event = events[at];
     inside.push(event);
-    if (event[0] === 'enter' && event[1]._pressroomEvents !== undefined && pressroomClosedMedia(events, at, event[1])) {
+    if (event[0] === 'enter' && pressroomClosedMedia(events, at, event[1])) {
       closed.set(event, at);
       at += event[1]._pressroomEvents - 2;
     }
@@ -575,11 +436,11 @@ function resolveToLabelEnd(events, context) {
   const before = inside.slice();
   const resolved = resolveAll(context.parser.constructs.insideSpan.null, inside, context);
   if (resolved.length === before.length && resolved.every((event, at) => event === before[at])) {
-    // Nothing moved: the label closes around the events where they are.
+    // Nothing moved: the label closes around the events where they are. The markers as
+    // arguments, not spread: a spread sends V8's splice down a path four times slower.
     events[close - 3] = ['exit', text, context];
     events[close] = ['exit', label, context];
     events.push(['exit', group, context]);
-    // The markers as arguments, not spread: a spread sends V8's splice down a path four times slower.
     if (offset) events.splice(open, 6, ['enter', group, context], ['enter', label, context], events[open + 1], events[open + 2], events[open + 3], events[open + 4], ['enter', text, context]);
     else events.splice(open, 4, ['enter', group, context], ['enter', label, context], events[open + 1], events[open + 2], ['enter', text, context]);
     group._pressroomEvents = events.length - open;
@@ -592,30 +453,32 @@ function resolveToLabelEnd(events, context) {
     if (at !== undefined) for (let inner = at + 1; inner < at + event[1]._pressroomEvents - 1; inner++) between.push(events[inner]);
   }
   media = [['enter', group, context], ['enter', label, context]];
-
-  // Opening marker.
-  media = push(media, events.slice(open + 1, open + offset + 3));
-
-  // Text open.
-  media = push(media, [['enter', text, context]]);
-
-  // Between.
-  media = push(media, between);
-
-  // Text close, marker close, label close.
-  media = push(media, [['exit', text, context], events[close - 2], events[close - 1], ['exit', label, context]]);
-
-  // Reference, resource, or so.
-  media = push(media, events.slice(close + 1));
-
-  // Media close.
-  media = push(media, [['exit', group, context]]);
-  splice(events, open, events.length, media);
+`
+  },
+  {
+    file: "micromark-core-commonmark/lib/label-end.js",
+    original: `  media = push(media, resolveAll(context.parser.constructs.insideSpan.null, events.slice(open + offset + 4, close - 3), context));`,
+    replacement: `  media = push(media, between);`
+  },
+  {
+    file: "micromark-core-commonmark/lib/label-end.js",
+    original: `  splice(events, open, events.length, media);
+  return events;
+}
+`,
+    replacement: `  splice(events, open, events.length, media);
   group._pressroomEvents = events.length - open;
   return events;
 }
-`
+
+/** Pressroom's patch: whether closed media (a link or image made here, as many events apart as when it closed) open at index at as token. */
+function pressroomClosedMedia(events, at, token) {
+  const size = token._pressroomEvents;
+  return size !== undefined && at >= 0 && events[at][0] === 'enter' && events[at][1] === token && events[at + size - 1] !== undefined && events[at + size - 1][0] === 'exit' && events[at + size - 1][1] === token;
 }
+`
+  }
+]
 
 /**
  * micromark-core-commonmark 2.0.4, its label-end tokenizer: at each `]` it serializes and
@@ -637,67 +500,30 @@ const noDefinitionsNoLookUp: SourcePatch = {
  * images inside it, read again at every level. The replacement keeps the label's token and reads
  * it only for a collapsed or shortcut reference.
  */
-const labelReadForReferences: SourcePatch = {
-  file: "mdast-util-from-markdown/lib/index.js",
-  original: `  function onexitlink() {
+const labelReadForReferences: ReadonlyArray<SourcePatch> = [
+  {
+    file: "mdast-util-from-markdown/lib/index.js",
+    original: `  function onexitlink() {
     const node = this.stack[this.stack.length - 1];
-    // Note: there are also \`identifier\` and \`label\` fields on this link node!
-    // These are used / cleaned here.
-
-    // To do: clean.
-    if (this.data.inReference) {
-      /** @type {ReferenceType} */
-      const referenceType = this.data.referenceType || 'shortcut';
-      node.type += 'Reference';
-      // @ts-expect-error: mutate.
-      node.referenceType = referenceType;
-      // @ts-expect-error: mutate.
-      delete node.url;
-      delete node.title;
-    } else {
-      // @ts-expect-error: mutate.
-      delete node.identifier;
-      // @ts-expect-error: mutate.
-      delete node.label;
-    }
-    this.data.referenceType = undefined;
-  }
-
-  /**
-   * @this {CompileContext}
-   * @type {Handle}
-   */
-
-  function onexitimage() {
+`,
+    replacement: `  function onexitlink() {
     const node = this.stack[this.stack.length - 1];
-    // Note: there are also \`identifier\` and \`label\` fields on this link node!
-    // These are used / cleaned here.
-
-    // To do: clean.
-    if (this.data.inReference) {
-      /** @type {ReferenceType} */
-      const referenceType = this.data.referenceType || 'shortcut';
-      node.type += 'Reference';
-      // @ts-expect-error: mutate.
-      node.referenceType = referenceType;
-      // @ts-expect-error: mutate.
-      delete node.url;
-      delete node.title;
-    } else {
-      // @ts-expect-error: mutate.
-      delete node.identifier;
-      // @ts-expect-error: mutate.
-      delete node.label;
-    }
-    this.data.referenceType = undefined;
-  }
-
-  /**
-   * @this {CompileContext}
-   * @type {Handle}
-   */
-
-  function onexitlabeltext(token) {
+    pressroomLabelFromText.call(this, node);
+`
+  },
+  {
+    file: "mdast-util-from-markdown/lib/index.js",
+    original: `  function onexitimage() {
+    const node = this.stack[this.stack.length - 1];
+`,
+    replacement: `  function onexitimage() {
+    const node = this.stack[this.stack.length - 1];
+    pressroomLabelFromText.call(this, node);
+`
+  },
+  {
+    file: "mdast-util-from-markdown/lib/index.js",
+    original: `  function onexitlabeltext(token) {
     const string = this.sliceSerialize(token);
     const ancestor = this.stack[this.stack.length - 2];
     // @ts-expect-error: stash this on the node, as it might become a reference
@@ -707,99 +533,38 @@ const labelReadForReferences: SourcePatch = {
     ancestor.identifier = normalizeIdentifier(string).toLowerCase();
   }
 `,
-  replacement: `  function onexitlink() {
-    const node = this.stack[this.stack.length - 1];
-    // Note: there are also \`identifier\` and \`label\` fields on this link node!
-    // These are used / cleaned here.
-
-    // To do: clean.
-    if (this.data.inReference) {
-      // Pressroom's patch (scripts/source-patches.ts): a collapsed or shortcut reference is
-      // named by its label's text, read now rather than for every link and image.
-      if (this.data.referenceType !== 'full') pressroomLabelFromText.call(this, node);
-      /** @type {ReferenceType} */
-      const referenceType = this.data.referenceType || 'shortcut';
-      node.type += 'Reference';
-      // @ts-expect-error: mutate.
-      node.referenceType = referenceType;
-      // @ts-expect-error: mutate.
-      delete node.url;
-      delete node.title;
-    } else {
-      // @ts-expect-error: mutate.
-      delete node.identifier;
-      // @ts-expect-error: mutate.
-      delete node.label;
-    }
-    delete node._pressroomLabelText;
-    this.data.referenceType = undefined;
-  }
-
-  /**
-   * @this {CompileContext}
-   * @type {Handle}
-   */
-
-  function onexitimage() {
-    const node = this.stack[this.stack.length - 1];
-    // Note: there are also \`identifier\` and \`label\` fields on this link node!
-    // These are used / cleaned here.
-
-    // To do: clean.
-    if (this.data.inReference) {
-      // Pressroom's patch (scripts/source-patches.ts): a collapsed or shortcut reference is
-      // named by its label's text, read now rather than for every link and image.
-      if (this.data.referenceType !== 'full') pressroomLabelFromText.call(this, node);
-      /** @type {ReferenceType} */
-      const referenceType = this.data.referenceType || 'shortcut';
-      node.type += 'Reference';
-      // @ts-expect-error: mutate.
-      node.referenceType = referenceType;
-      // @ts-expect-error: mutate.
-      delete node.url;
-      delete node.title;
-    } else {
-      // @ts-expect-error: mutate.
-      delete node.identifier;
-      // @ts-expect-error: mutate.
-      delete node.label;
-    }
-    delete node._pressroomLabelText;
-    this.data.referenceType = undefined;
-  }
-
-  /**
-   * @this {CompileContext}
-   * @type {Handle}
-   */
-
-  function onexitlabeltext(token) {
+    replacement: `  function onexitlabeltext(token) {
     // Pressroom's patch: kept as its token until the link or image is known to be a reference.
     this.stack[this.stack.length - 2]._pressroomLabelText = token;
   }
 
   /**
+   * Pressroom's patch: a collapsed or shortcut reference is named by its label's text, read
+   * when the link or image ends (a full reference's string has named it already).
+   *
    * @this {CompileContext}
    * @param {Node} node
    */
   function pressroomLabelFromText(node) {
     const token = node._pressroomLabelText;
-    if (token === undefined) return;
+    delete node._pressroomLabelText;
+    if (token === undefined || !this.data.inReference || this.data.referenceType === 'full') return;
     const string = this.sliceSerialize(token);
     node.label = decodeString(string);
     node.identifier = normalizeIdentifier(string).toLowerCase();
   }
 `
-}
+  }
+]
 
 export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [
   linearTextResolver,
   nestedAttention,
   rememberedUnbalancedBracket,
   rememberedFootnoteWalk,
-  closedMediaPassedOver,
+  ...closedMediaPassedOver,
   noDefinitionsNoLookUp,
-  labelReadForReferences
+  ...labelReadForReferences
 ]
 
 /** `source` with `patch` applied; throws when the text it replaces is not in it exactly once. */
