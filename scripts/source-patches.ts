@@ -270,9 +270,9 @@ const nestedAttention: SourcePatch = {
  * found one, so text after an unclosed bracket is walked back over again at every `h` and `w`:
  * nested links (`[` 9,000 times, then `](https://example.com)` as often) took 19 s to parse. The
  * replacement remembers the bracket found as well, on the last token, with its index; a later
- * walk that reaches that token takes the answer when the bracket is still unbalanced and still
- * at that index (brackets only ever become balanced, and a resolved one leaves the array), and
- * walks on as published otherwise. To be offered upstream.
+ * walk that reaches that token, the bracket still at that index, takes the answer when the
+ * bracket is still unbalanced and otherwise goes on from the bracket (brackets only ever become
+ * balanced, and a resolved one leaves the array). To be offered upstream.
  */
 const rememberedUnbalancedBracket: SourcePatch = {
   file: "micromark-extension-gfm-autolink-literal/lib/syntax.js",
