@@ -15,6 +15,7 @@ import { rateLimitConfig } from "../entitlements/rate-limit-config.ts"
 import { webDailyUnits } from "../entitlements/web-daily-config.ts"
 import { connectionConfig, listenConfig } from "./config.ts"
 import { idempotencyTtlSeconds } from "../idempotency/config.ts"
+import { passwordHashCost } from "../members/config.ts"
 import { supervisorConfig } from "../jobs/retry-policy.ts"
 import { syncThresholdMs } from "../jobs/sync-threshold.ts"
 import { rendererConfig } from "../render/config.ts"
@@ -42,5 +43,6 @@ export const serverSettings = Config.all({
   deliveries: deliveryConfig,
   webhookHistorySeconds: historySeconds,
   dashboard: dashboardConfig,
-  webDailyUnits
+  webDailyUnits,
+  passwordHashCost
 })

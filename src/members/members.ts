@@ -13,7 +13,8 @@ import { Accounts } from "../accounts/accounts.ts"
 import { InvalidRequest, InvalidStateTransition, type NotFound } from "../shared/errors.ts"
 import { column, TimestampColumn } from "../shared/rows.ts"
 import { Invitation, normalEmail } from "./member.ts"
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, UNMATCHABLE_HASH, verifyPassword } from "./password.ts"
+import { passwordHashCost } from "./config.ts"
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, unmatchableHash, verifyPassword } from "./password.ts"
 import { SignInThrottle } from "./sign-in-throttle.ts"
 import { hashToken, isTokenShaped, newToken } from "./tokens.ts"
 
@@ -27,6 +28,8 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
     const sql = yield* SqlClient.SqlClient
     const accounts = yield* Accounts
     const throttle = yield* SignInThrottle
+    const hashCost = yield* passwordHashCost
+    const unmatchable = unmatchableHash(hashCost)
 
     const memberOfEmail = SqlSchema.single({
       Request: Schema.String,
@@ -96,7 +99,7 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
       Effect.gen(function* () {
         yield* passwordProblem(password)
         if (!isTokenShaped(token)) return yield* Effect.fail(new InvitationRefused())
-        const passwordHash = yield* hashPassword(password)
+        const passwordHash = yield* hashPassword(password, hashCost)
         const accepted = yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -118,7 +121,7 @@ export class Members extends Effect.Service<Members>()("pressroom/Members", {
         const email = emailText.trim().toLowerCase().slice(0, 254)
         const locked = yield* throttle.isLocked(email)
         const member = Option.getOrUndefined(yield* Effect.orDie(credentialOf(email)))
-        const stored = member?.passwordHash ?? UNMATCHABLE_HASH
+        const stored = member?.passwordHash ?? unmatchable
         const matches = yield* verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), stored)
         if (locked) return Option.none()
         if (!matches || member === undefined) {

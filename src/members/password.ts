@@ -1,6 +1,7 @@
 /**
  * Passwords kept only as a memory-hard hash (contract section 12): Node's `crypto.scrypt` with
- * OWASP's parameters (N = 2^17, r = 8, p = 1: 128 MiB and a few hundred milliseconds per hash),
+ * OWASP's parameters (N = 2^17, r = 8, p = 1: 128 MiB and a few hundred milliseconds per hash; N is
+ * the setting `PRESSROOM_PASSWORD_HASH_COST`, src/members/config.ts),
  * chosen over argon2id (`@node-rs/argon2`) because it needs no native addon: it runs wherever
  * Node and Deno run the server, off the event loop in libuv's thread pool. The stored string
  * carries its parameters and salt (`scrypt$17$8$1$<salt>$<hash>`), so a later change of
@@ -9,7 +10,6 @@
 import { Effect } from "effect"
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 
-const LOG_N = 17
 const R = 8
 const P = 1
 const KEY_LENGTH = 32
@@ -27,18 +27,22 @@ const derive = (password: string, salt: Buffer, logN: number, r: number, p: numb
     )
   })
 
-/** The string to store for `password`. */
-export const hashPassword = (password: string): Effect.Effect<string> =>
+/** The string to store for `password`, hashed with N = 2^`logN`. */
+export const hashPassword = (password: string, logN: number): Effect.Effect<string> =>
   Effect.suspend(() => {
     const salt = randomBytes(16)
     return Effect.map(
-      derive(password, salt, LOG_N, R, P),
-      (key) => `scrypt$${LOG_N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`
+      derive(password, salt, logN, R, P),
+      (key) => `scrypt$${logN}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`
     )
   })
 
-/** A stored string no password matches, verified in place of a missing one so that every sign-in costs the same. */
-export const UNMATCHABLE_HASH = `scrypt$${LOG_N}$${R}$${P}$${Buffer.alloc(16).toString("base64url")}$${Buffer.alloc(KEY_LENGTH).toString("base64url")}`
+/**
+ * A stored string no password matches, made at the cost new hashes are made at, and verified in
+ * place of a missing one so that every sign-in costs the same.
+ */
+export const unmatchableHash = (logN: number): string =>
+  `scrypt$${logN}$${R}$${P}$${Buffer.alloc(16).toString("base64url")}$${Buffer.alloc(KEY_LENGTH).toString("base64url")}`
 
 /** Whether `password` is the one `stored` was made from. */
 export const verifyPassword = (password: string, stored: string): Effect.Effect<boolean> =>

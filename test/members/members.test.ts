@@ -11,7 +11,8 @@
  * which skips a row another process wrote within the minute.
  */
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Effect, Either, Layer, Schedule } from "effect"
+import { ConfigProvider, Effect, Either, Layer, Option, Schedule } from "effect"
+import { scryptSync } from "node:crypto"
 import t from "tap"
 import { AccountAdministration as Administration } from "../../src/accounts/administration.ts"
 import { ApiKeys } from "../../src/accounts/api-keys.ts"
@@ -65,6 +66,17 @@ t.test("members and keys", (t) =>
       const second = await invite("bob@example.com")
       t.notOk(await isOpen(first.token), "a replaced invitation does not open")
       t.ok(await isOpen(second.token), "its replacement does")
+    })
+
+    await t.test("a password is kept as scrypt at OWASP's cost (N 2^17, r 8, p 1), and signs in; another does not", async (t) => {
+      const [row] = await query<{ password_hash: string }>((sql) => sql`select password_hash from members where id = ${memberId}`)
+      const [scheme, logN, r, p, salt, hash] = row!.password_hash.split("$")
+      t.same([scheme, logN, r, p], ["scrypt", "17", "8", "1"], "the parameters stored with the hash")
+      const expected = scryptSync(PASSWORD, Buffer.from(salt!, "base64url"), 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 })
+      t.equal(hash, expected.toString("base64url"), "the hash is scrypt's of the password and the stored salt")
+      const signIn = (password: string) => run(Effect.flatMap(Members, (members) => members.signIn("ada@example.com", password)))
+      t.same(await signIn(PASSWORD), Option.some(memberId))
+      t.same(await signIn(`${PASSWORD}!`), Option.none())
     })
 
     await t.test("sessions: 12 hours idle, 7 days in all, sign-out", async (t) => {
