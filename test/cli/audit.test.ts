@@ -4,7 +4,8 @@
  * server, the server stopped (the embedded database is one process's), then the jobs rendered again
  * by the command on the same database and artifact store. Every check matches; altered stored
  * bytes, expired bytes, a document deleted with its source and an unknown job are reported with
- * exit code 1, a malformed id with 2.
+ * exit code 1, a malformed id with 2. Rendered again by the other engine, checked on the first
+ * database only: the engines' bytes do not depend on it.
  */
 import t from "tap"
 import { SqlClient } from "@effect/sql"
@@ -16,7 +17,7 @@ import { join } from "node:path"
 import { packageRoot } from "../../src/render/fonts/manifest.ts"
 import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
-import { forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
+import { databaseKinds, forEachDatabase, runWith, type TestDatabase } from "../helpers/database.ts"
 import { PNG_1x1, serverEngine } from "../helpers/render.ts"
 import { startServer, v8FlagsFor } from "../helpers/server.ts"
 import { mutate, newDocument, publish } from "../helpers/v2.ts"
@@ -98,20 +99,6 @@ await forEachDatabase(t, async (t, database) => {
   )
   const jobId = job!.id
 
-  await t.test("a job rendered again matches, check by check", async (t) => {
-    const run = await audit(env, [jobId])
-    t.equal(run.code, 0, run.stderr)
-    const lines = run.stdout.trim().split("\n")
-    for (const name of CHECKS) {
-      const line = new RegExp(`^${name} +match +([0-9a-f]{64}|null|pressroom .+)$`)
-      t.ok(
-        lines.some((text) => line.test(text)),
-        name
-      )
-    }
-    t.equal(lines.at(-1), "every check matches")
-  })
-
   // One process for several jobs: the database opened and the compiler started once.
   const unknown = randomUUID()
 
@@ -152,14 +139,25 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("several jobs in one run, as text: each block opens with its job, each reason names it", async (t) => {
-    const run = await audit(env, [keptJob.id, goneJob.id, unknown])
+    const run = await audit(env, [jobId, keptJob.id, goneJob.id, unknown])
     t.equal(run.code, 1)
     const blocks = run.stdout.split(/^(?=job )/m)
-    t.equal(blocks.length, 3, run.stdout)
-    t.match(blocks[0], new RegExp(`^job ${keptJob.id}\n(.+ match .+\n)+every check matches\n$`))
-    t.match(blocks[1], new RegExp(`^job ${goneJob.id}\n`))
-    t.notMatch(blocks[1], /manifestSha256/, "the job whose document was deleted: nothing is rendered")
-    t.equal(blocks[2], `job ${unknown}\n`, "an unknown job: no checks")
+    t.equal(blocks.length, 4, run.stdout)
+    const lines = blocks[0]!.trim().split("\n")
+    t.equal(lines[0], `job ${jobId}`)
+    // A job rendered again matches, check by check.
+    for (const name of CHECKS) {
+      const line = new RegExp(`^${name} +match +([0-9a-f]{64}|null|pressroom .+)$`)
+      t.ok(
+        lines.some((text) => line.test(text)),
+        name
+      )
+    }
+    t.equal(lines.at(-1), "every check matches")
+    t.match(blocks[1], new RegExp(`^job ${keptJob.id}\n(.+ match .+\n)+every check matches\n$`))
+    t.match(blocks[2], new RegExp(`^job ${goneJob.id}\n`))
+    t.notMatch(blocks[2], /manifestSha256/, "the job whose document was deleted: nothing is rendered")
+    t.equal(blocks[3], `job ${unknown}\n`, "an unknown job: no checks")
     const reasons = run.stderr.split("\n")
     t.match(
       reasons[0],
@@ -169,15 +167,17 @@ await forEachDatabase(t, async (t, database) => {
     t.equal(reasons.length, 3, "one line per job that cannot be checked")
   })
 
-  await t.test("rendered again by the other engine, the job matches; the binary differs as information", async (t) => {
-    const other = serverEngine === "native" ? "wasm" : "native"
-    const run = await audit({ ...env, PRESSROOM_RENDER_ENGINE: other }, [jobId])
-    t.equal(run.code, 0, run.stderr)
-    t.match(run.stdout, /^renderedBytesSha256 +match/m, "the same bytes")
-    t.match(run.stdout, /^manifestSha256 +match/m, "the same manifest")
-    t.match(run.stdout, /^rendererReleaseChecksum +differs .*\(information/m, "another binary, reported as information")
-    t.equal(run.stdout.trim().split("\n").at(-1), "every check matches")
-  })
+  // The other engine's render does not depend on the database: checked once, on the first.
+  if (database.kind === databaseKinds[0])
+    await t.test("rendered again by the other engine, the job matches; the binary differs as information", async (t) => {
+      const other = serverEngine === "native" ? "wasm" : "native"
+      const run = await audit({ ...env, PRESSROOM_RENDER_ENGINE: other }, [jobId])
+      t.equal(run.code, 0, run.stderr)
+      t.match(run.stdout, /^renderedBytesSha256 +match/m, "the same bytes")
+      t.match(run.stdout, /^manifestSha256 +match/m, "the same manifest")
+      t.match(run.stdout, /^rendererReleaseChecksum +differs .*\(information/m, "another binary, reported as information")
+      t.equal(run.stdout.trim().split("\n").at(-1), "every check matches")
+    })
 
   await t.test("altered stored bytes differ from the recorded and the re-rendered ones", async (t) => {
     const file = join(server.dataDir, "artifacts", job!.storage_key)
