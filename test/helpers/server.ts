@@ -79,7 +79,7 @@ const spawnServe = (env: Readonly<Record<string, string>>, runtime: keyof typeof
       // (test/cli/serve-start.test.ts starts one with it).
       PRESSROOM_RENDER_WARM_UP: "false",
       // Throwaway passwords: a hash at the default 2^17 is 0.4 CPU-seconds, and the dashboard's
-      // tests make hundreds (test/members/members.test.ts checks the default cost).
+      // tests make dozens (test/members/members.test.ts checks the default cost).
       PRESSROOM_PASSWORD_HASH_COST: "10",
       // As npm start and the serve task run it.
       MALLOC_MMAP_THRESHOLD_: "131072",
