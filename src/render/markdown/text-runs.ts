@@ -43,7 +43,7 @@ const SPACE_OR_RUN = /([ \t]+)|([^ \t]+)/g
  * joiners and modifiers that attach to it, or a flag's two regional indicators. Intl.Segmenter
  * would be exact, but it takes quadratic time over a long run in V8 (365 ms for 40,000 characters).
  */
-const CLUSTER = /(?:\p{Regional_Indicator}{2}|.)(?:[\p{M}\p{Emoji_Modifier}\u200c]|\u200d.?)*/gsu
+export const CLUSTER = /(?:\p{Regional_Indicator}{2}|.)(?:[\p{M}\p{Emoji_Modifier}\u200c]|\u200d.?)*/gsu
 
 /** The length of `text` in UTF-8, in bytes. */
 export const utf8Length = (text: string): number => {

@@ -18,6 +18,7 @@ import { MAX_HTML_DEPTH, parseFragment } from "./html/fragment.ts"
 import { HtmlConverter } from "./html/to-typst.ts"
 import { externalLink, LINK_TOO_LONG } from "./external-link.ts"
 import { decodeImage, type EmbeddedImage } from "./images.ts"
+import { paragraphParts } from "./long-paragraphs.ts"
 import { rawText, TextRuns } from "./text-runs.ts"
 import { typstString } from "../math/typst-literal.ts"
 
@@ -44,6 +45,15 @@ const softBreaks = (text: string): string =>
     const after = whole[offset + _match.length] ?? ""
     return CJK.test(before) && CJK.test(after) ? "" : " "
   })
+
+/**
+ * The parts of one long paragraph (long-paragraphs.ts) as paragraphs that read as one: spaced by
+ * the lines' leading, the parts after the first without a first-line indent. Typst collapses the
+ * spacing between two blocks to the larger of the two, so the paragraph keeps its own spacing
+ * from what comes before and after it.
+ */
+const continuedParagraph = (parts: ReadonlyArray<string>): string =>
+  `#context [#set par(spacing: par.leading)\n${parts[0]}\n\n#set par(first-line-indent: 0pt)\n${parts.slice(1).join("\n\n")}]`
 
 const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center", right: "right" }
 
@@ -186,8 +196,16 @@ class Converter {
   private block(node: RootContent, depth: number): string {
     this.runs.reset()
     switch (node.type) {
-      case "paragraph":
-        return this.inlines(node.children, depth)
+      case "paragraph": {
+        const parts = paragraphParts(node.children)
+        if (parts.length === 1) return this.inlines(node.children, depth)
+        return continuedParagraph(
+          parts.map((part) => {
+            this.runs.reset()
+            return this.inlines(part, depth)
+          })
+        )
+      }
       case "heading": {
         const heading = `#heading(level: ${node.depth})[${this.inlines(node.children, depth)}]`
         // The anchor GitHub gives the heading (`## Getting started` is #getting-started, a second
