@@ -8,6 +8,7 @@ import type { EmbeddedImage } from "../markdown/images.ts"
 import { parseMarkdown } from "../markdown/parse.ts"
 import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
 import { typstString } from "../math/typst-literal.ts"
+import type { RenderWarning } from "../common/warnings.ts"
 import type { Nodes, Root } from "mdast"
 import { toString as plainText } from "mdast-util-to-string"
 
@@ -55,49 +56,56 @@ const tooDeep = (error: unknown): never => {
   throw error
 }
 
-export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResult => {
-  let parsed: ReturnType<typeof parseMarkdown>
+/** What the compiler is given for one document: its settings (JSON) and its body, with the parser's warnings. */
+interface Converted {
+  readonly settings: string
+  readonly body: TypstBody
+  readonly warnings: ReadonlyArray<RenderWarning>
+}
+
+/**
+ * The document parsed and converted. Its tree is dropped when this returns, before Typst compiles:
+ * a large document's tree (tens of MiB) would otherwise stay live in the worker's heap through the
+ * compile, and every collection V8 makes as the compiler's memory grows would walk it again
+ * (docs/renderer.md, "Hostile input is bounded").
+ */
+const convertDocument = (job: TypesetJob, undecodableImages?: ReadonlySet<string>): Converted => {
   try {
-    parsed = parseMarkdown(job.markdown)
+    const parsed = parseMarkdown(job.markdown)
+    const settings = JSON.stringify({
+      templateId: job.templateId,
+      meta: parsed.frontMatter,
+      options: job.options,
+      locale: job.locale,
+      headingTitle: firstHeading(parsed.root)
+    })
+    return { settings, body: toTypst(parsed.root, { undecodableImages }), warnings: parsed.warnings }
   } catch (error) {
     return tooDeep(error)
   }
-  const settings = JSON.stringify({
-    templateId: job.templateId,
-    meta: parsed.frontMatter,
-    options: job.options,
-    locale: job.locale,
-    headingTitle: firstHeading(parsed.root)
-  })
-  const convert = (undecodableImages?: ReadonlySet<string>): TypstBody => {
-    try {
-      return toTypst(parsed.root, { undecodableImages })
-    } catch (error) {
-      return tooDeep(error)
-    }
-  }
-  const compileBody = (body: TypstBody): Uint8Array =>
-    compile({
+}
+
+export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResult => {
+  const compileDocument = ({ settings, body, warnings }: Converted): TypesetResult => ({
+    pdf: compile({
       main: mainSource(job.templateId, settings, body.markup),
       shadows: body.images.map((image) => ({ path: image.path, bytes: image.bytes }))
-    })
-  const finish = (body: TypstBody, pdf: Uint8Array): TypesetResult => ({
-    pdf,
-    warnings: [...parsed.warnings, ...body.warnings],
+    }),
+    warnings: [...warnings, ...body.warnings],
     assetSha256s: body.images.map((image) => image.sha256)
   })
 
-  const body = convert()
+  const converted = convertDocument(job)
   try {
-    return finish(body, compileBody(body))
+    return compileDocument(converted)
   } catch (error) {
     // An image whose header looked right but whose data is damaged makes Typst reject the whole
-    // document: find such images, let their alt text stand in, and compile once more.
+    // document: find such images, let their alt text stand in, and compile once more (the
+    // document parsed again: its tree was not kept).
     if (!(error instanceof CompileFailure) || error.reason !== "rejected") throw error
-    const undecodable = undecodableImages(body.images, compile)
+    const undecodable = undecodableImages(converted.body.images, compile)
     if (undecodable.size === 0) throw error
-    const retry = convert(undecodable)
-    return finish(retry, compileBody(retry))
+    return compileDocument(convertDocument(job, undecodable))
   }
 }
 
