@@ -145,6 +145,29 @@ t.test("a link to an address longer than Typst takes (8,000 bytes) is shown as i
   t.match(text, /No text: https:\/\/example\.com\/éé/, "and a link with none shows its address")
 })
 
+t.test("a front matter address past 8,000 bytes is shown as its text by the templates that link it", async (t) => {
+  // Résumés and cover letters link a contact's website; marketing templates a website or a call to action.
+  const address = (bytes: number) => `https://example.com/${"a".repeat(bytes - 20)}`
+  const cases = [
+    ["resume", "website"],
+    ["coverletter-ats", "website"],
+    ["marketing-product-one-pager", "website"]
+  ] as const
+  for (const [templateId, key] of cases) {
+    for (const bytes of [8000, 8001]) {
+      const markdown = `---\ntitle: Jane Doe\n${key}: ${address(bytes)}\n---\n\nBody.\n`
+      try {
+        const { pdf } = await renderer.render({ markdown, templateId })
+        const linked = linkUris(pdf).includes(address(bytes))
+        t.equal(linked, bytes === 8000, `${templateId}, ${bytes} bytes: ${bytes === 8000 ? "a link" : "its text alone"}`)
+        t.match(pdfText(pdf).replace(/\s+/g, ""), /example\.com\/aaaa/, `${templateId}, ${bytes} bytes: the address shown`)
+      } catch (error) {
+        t.fail(`${templateId}, ${bytes} bytes: renders`, { error: String(error) })
+      }
+    }
+  }
+})
+
 t.test("footnotes: reference number and note text", async (t) => {
   const { pdf, warnings } = await render("Claim with a note[^n] here.\n\n[^n]: The footnote body text.\n")
   t.same(warnings, [])
