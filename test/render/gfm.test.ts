@@ -146,16 +146,19 @@ t.test("a link to an address longer than Typst takes (8,000 bytes) is shown as i
 })
 
 t.test("a front matter address past 8,000 bytes is shown as its text by the templates that link it", async (t) => {
-  // Résumés and cover letters link a contact's website; marketing templates a website or a call to action.
+  // Résumés and cover letters link a contact's website; marketing templates a website, a call to
+  // action or a contact's addresses.
   const address = (bytes: number) => `https://example.com/${"a".repeat(bytes - 20)}`
   const cases = [
     ["resume", "website"],
     ["coverletter-ats", "website"],
-    ["marketing-product-one-pager", "website"]
+    ["marketing-product-one-pager", "website"],
+    ["marketing-press-kit", "contact"]
   ] as const
   for (const [templateId, key] of cases) {
     for (const bytes of [8000, 8001]) {
-      const markdown = `---\ntitle: Jane Doe\n${key}: ${address(bytes)}\n---\n\nBody.\n`
+      const value = key === "contact" ? `{name: Jo, website: "${address(bytes)}"}` : address(bytes)
+      const markdown = `---\ntitle: Jane Doe\n${key}: ${value}\n---\n\nBody.\n`
       try {
         const { pdf } = await renderer.render({ markdown, templateId })
         const linked = linkUris(pdf).includes(address(bytes))

@@ -64,6 +64,27 @@ t.test("the cut", async (t) => {
     )
   })
 
+  t.test("no part starts with a hard line break, which would draw an empty line", async (t) => {
+    const lines = Array.from({ length: 800 }, (_, i) => `step ${i}: \`run ${i}\``).join("\\\n")
+    const parts = paragraphParts(paragraphOf(lines).children)
+    t.ok(parts.length > 1, `${parts.length} parts`)
+    for (const part of parts.slice(1)) t.not(part[0]?.type, "break", "a part starts with text")
+  })
+
+  t.test("a no-break space is kept, never cut at", async (t) => {
+    const parts = paragraphParts(paragraphOf(Array.from({ length: 2_000 }, (_, i) => `word\u00a0${i}`).join(" ")).children).map(textOf)
+    t.ok(parts.length > 1, `${parts.length} parts`)
+    t.equal(parts.join(" ").split("\u00a0").length, 2_001, "every no-break space still there")
+  })
+
+  t.test("Japanese without spaces: cut after a sentence's end", async (t) => {
+    const sentences = "これは文です。".repeat(2_000)
+    const parts = paragraphParts(paragraphOf(sentences).children).map(textOf)
+    t.ok(parts.length > 1, `${parts.length} parts`)
+    t.equal(parts.join(""), sentences, "nothing lost or added")
+    for (const part of parts.slice(0, -1)) t.match(part, /。$/u)
+  })
+
   t.test("a paragraph with inline HTML is not cut (an element may open in one node and close in another)", async (t) => {
     const paragraph = paragraphOf(`<span>${WORDS.join(" ")}</span>`)
     t.equal(paragraphParts(paragraph.children).length, 1)
@@ -112,6 +133,23 @@ t.test("typeset: the parts read as one paragraph", async (t) => {
       t.equal(gap(first("after")).toFixed(1), normal.toFixed(1), "and from the one after")
     })
   }
+})
+
+t.test("typeset: spaced from a code block as a paragraph is", async (t) => {
+  const renderer = await Renderer.create({ engine: testEngine, workers: 1, warmUp: false })
+  t.teardown(() => renderer.close())
+  const between = (paragraph: string) => `\`\`\`\nbefore\n\`\`\`\n\n${paragraph}\n\n\`\`\`\nafter\n\`\`\`\n`
+  const gaps = async (paragraph: string, last: string) => {
+    const lines = linesOf((await renderer.render({ markdown: between(paragraph), templateId: "clean" })).pdf)
+    const at = (prefix: string) => lines.findIndex((line) => line.text.startsWith(prefix))
+    const first = at("word0")
+    const end = lines.findIndex((line) => line.text.includes(last))
+    return { above: lines[first]!.y - lines[first - 1]!.y, below: lines[end + 1]!.y - lines[end]!.y }
+  }
+  const short = await gaps("word0 word1 word2", "word2")
+  const long = await gaps(WORDS.slice(0, 1_200).join(" "), "word1199")
+  t.equal(long.above.toFixed(1), short.above.toFixed(1), "from the code block above")
+  t.equal(long.below.toFixed(1), short.below.toFixed(1), "to the code block below")
 })
 
 interface Line {

@@ -10,9 +10,10 @@
  * the text gets a line end there, as where a line wraps.
  *
  * The cut is made on the paragraph's inline nodes, before conversion: between top-level nodes, or
- * inside a text node at white space (which the cut replaces), or, in a run of text without white
- * space, between two characters (grapheme clusters). Nothing inside a link, an emphasis or code is
- * cut: such a node stays whole in its part, however long.
+ * inside a text node at white space (which the cut replaces), after a sentence's end in Chinese or
+ * Japanese, or, in a run without either, between two characters (grapheme clusters). Nothing
+ * inside a link, an emphasis or code is cut: such a node stays whole in its part, however long, so
+ * a paragraph that is one long emphasis, or holds inline HTML, is still typeset as one.
  */
 import type { PhrasingContent, Text } from "mdast"
 import { toString as plainText } from "mdast-util-to-string"
@@ -26,7 +27,10 @@ export const PART_CHARACTERS = 4_000
 /** How far past PART_CHARACTERS a part may run looking for white space before a run is cut between characters. */
 const SPACE_SLACK = 500
 
-const WHITE_SPACE = /^\s+$/u
+/** Where a line may break and the cut may stand in: not a no-break space, which the writer set to keep words together. */
+const WHITE_SPACE = /^[ \t\r\n]+$/
+/** The end of a sentence in scripts written without spaces: a run of them is cut after one, never before. */
+const SENTENCE_END = /^[。！？]$/u
 
 /**
  * The paragraph's inline nodes in parts to typeset one after another, or one part holding them all
@@ -47,6 +51,8 @@ export const paragraphParts = (nodes: ReadonlyArray<PhrasingContent>): ReadonlyA
     filled = 0
   }
   for (const [index, node] of nodes.entries()) {
+    // A hard line break where a part starts would draw an empty line.
+    if (node.type === "break" && part.length === 0 && parts.length > 0) continue
     if (node.type !== "text") {
       part.push(node)
       filled += lengths[index]!
@@ -67,6 +73,11 @@ export const paragraphParts = (nodes: ReadonlyArray<PhrasingContent>): ReadonlyA
       if (space && text === "" && part.length === 0 && parts.length > 0) continue
       text += cluster
       filled += cluster.length
+      if (filled >= PART_CHARACTERS && SENTENCE_END.test(cluster)) {
+        part.push(textLike(node, text))
+        text = ""
+        close()
+      }
     }
     if (text !== "") part.push(textLike(node, text))
   }

@@ -48,12 +48,12 @@ const softBreaks = (text: string): string =>
 
 /**
  * The parts of one long paragraph (long-paragraphs.ts) as paragraphs that read as one: spaced by
- * the lines' leading, the parts after the first without a first-line indent. Typst collapses the
- * spacing between two blocks to the larger of the two, so the paragraph keeps its own spacing
- * from what comes before and after it.
+ * the lines' leading, the parts after the first without a first-line indent. Weak spacing of a
+ * paragraph's own at both ends keeps its distance from what comes before and after (a code block
+ * or a heading asks for less than a paragraph, and the larger of two spacings wins).
  */
 const continuedParagraph = (parts: ReadonlyArray<string>): string =>
-  `#context [#set par(spacing: par.leading)\n${parts[0]}\n\n#set par(first-line-indent: 0pt)\n${parts.slice(1).join("\n\n")}]`
+  `#context [#v(par.spacing, weak: true)#set par(spacing: par.leading)\n${parts[0]}\n\n#set par(first-line-indent: 0pt)\n${parts.slice(1).join("\n\n")}#v(par.spacing, weak: true)]`
 
 const ALIGN: Readonly<Record<string, string>> = { left: "left", center: "center", right: "right" }
 
