@@ -124,7 +124,7 @@ t.test("typeset: the parts read as one paragraph", async (t) => {
 
       const margins = new Set(long.slice(1).map((line) => `${line.page % 2}:${line.x.toFixed(1)}`))
       const left = lines.find((line) => line.page === long[0]!.page && line.text.startsWith("second"))!
-      t.equal(margins.size <= 2, true, `its lines after the first start at the page's margin: ${[...margins].join(", ")}`)
+      t.ok(margins.size <= 2, `its lines after the first start at the page's margin: ${[...margins].join(", ")}`)
       t.equal(long[0]!.x.toFixed(1), left.x.toFixed(1), "its first line indented as the paragraph before it")
 
       const gap = (from: number) => lines[from]!.y - lines[from - 1]!.y
