@@ -8,6 +8,8 @@
  *   sharing its chunks with the command.
  * - dist/render-worker.js, the compiler worker that the pool starts under Node, and under Deno
  *   when the library runs from dist/ (src/render/engine/render-worker-url.ts).
+ * - dist/convert-worker.js, the thread in which each WebAssembly worker converts Markdown to Typst
+ *   (src/render/engine/converter.ts).
  * - dist/native-worker.js, the native engine's compiler worker, a child process of the pool
  *   (src/render/engine/native-pool.ts).
  * - dist/client.js, the HTTP client ("exports" "./client"): a build of its own, without splitting,
@@ -72,6 +74,7 @@ export const buildOptions = {
     pressroom: "src/cli/main.ts",
     index: "src/index.ts",
     "render-worker": "src/render/engine/render-worker.ts",
+    "convert-worker": "src/render/engine/convert-worker.ts",
     "native-worker": "src/render/engine/native-worker.ts"
   },
   // Packages included, but for EXTERNAL.

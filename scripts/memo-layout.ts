@@ -20,7 +20,7 @@ import { exportFunctionTable } from "../src/render/engine/table-export.ts"
 import { startCompiler } from "../src/render/engine/wasm-compiler.ts"
 import { compilerRelease } from "../src/render/engine/wasm-pool.ts"
 import { packageRoot, verifyFonts } from "../src/render/fonts/manifest.ts"
-import { typesetDocument } from "../src/render/engine/typeset.ts"
+import { convertHere, typesetDocument } from "../src/render/engine/typeset.ts"
 import { sha256Hex } from "../src/shared/hash.ts"
 import { variant } from "../bench/documents.ts"
 
@@ -39,15 +39,18 @@ const compiler = await startCompiler({
 })
 
 const example = (id: string) => readFileSync(join(packageRoot, "examples", `${id}.md`), "utf8")
-const typeset = (templateId: string, markdown: string) =>
-  typesetDocument(
-    {
-      markdown,
-      templateId,
-      options: { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
-      locale: { code: "en", lang: "en", region: null, dir: "ltr" }
-    },
-    compiler.compile
+const typeset = async (templateId: string, markdown: string) =>
+  (
+    await typesetDocument(
+      {
+        markdown,
+        templateId,
+        options: { pageNumbers: true, bodyTextColor: null, headingTextColor: null, creativeAccent: "slate" },
+        locale: { code: "en", lang: "en", region: null, dir: "ltr" }
+      },
+      convertHere,
+      compiler.compile
+    )
   ).pdf
 const words = () => new Uint32Array(compiler.memory.buffer)
 const snapshot = () => words().slice(STATICS.from / 4, STATICS.to / 4)
@@ -63,9 +66,9 @@ const vector = (snap: Uint32Array, address: number, elementBytes: number) => {
 }
 
 const initial = snapshot()
-typeset("coverletter", example("coverletter"))
+await typeset("coverletter", example("coverletter"))
 const first = snapshot()
-for (const id of ["resume", "academic", "legal", "creative"]) typeset(id, example(id))
+for (const id of ["resume", "academic", "legal", "creative"]) await typeset(id, example(id))
 const second = snapshot()
 
 // Candidates: an unlocked vector, filled since the start, of functions of one argument in the
@@ -137,18 +140,18 @@ const acceleratorLength = () => words()[layout.accelerators / 4 + 4]!
 const memo = new MemoCache(compiler.memory, compiler.functionTable, layout)
 memo.check()
 const letter = example("coverletter")
-const before = typeset("coverletter", variant(letter, 0))
+const before = await typeset("coverletter", variant(letter, 0))
 const sizes: Array<number> = []
 for (let k = 1; k <= 60; k++) {
-  typeset("coverletter", variant(letter, k))
+  await typeset("coverletter", variant(letter, k))
   memo.evict(MEMO_MAX_AGE)
   sizes.push(compiler.memoryBytes())
 }
 const grew = sizes[59]! - sizes[19]!
 const accelerated = acceleratorLength()
-typeset("coverletter", variant(letter, 61))
+await typeset("coverletter", variant(letter, 61))
 memo.evict(0)
-const same = Buffer.from(typeset("coverletter", variant(letter, 0))).equals(Buffer.from(before))
+const same = Buffer.from(await typeset("coverletter", variant(letter, 0))).equals(Buffer.from(before))
 const bounded = acceleratorLength() === accelerated
 console.log(
   JSON.stringify({ checksum, layout, memoryGrowthOver40Letters: grew, acceleratorsBounded: bounded, sameBytesAfterEviction: same }, null, 2)

@@ -7,6 +7,11 @@
  * `rendering_failed` after one attempt, and the server's log holds neither the document's text
  * nor the compiler's panic output.
  */
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
 import t from "tap"
 import { report as benchReport } from "../../bench/documents.ts"
 import { Effect } from "effect"
@@ -14,9 +19,10 @@ import { SqlClient } from "@effect/sql"
 import { readBundle } from "../../src/render/engine/bundle.ts"
 import { CompileFailure, noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
-import { verifyFonts } from "../../src/render/fonts/manifest.ts"
+import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { convert, createAccount } from "../helpers/api.ts"
+import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
 import { largeReport } from "../helpers/render.ts"
@@ -125,6 +131,40 @@ t.test("a document that exhausts a worker's heap fails at once, as out_of_memory
   const next = await renderer.render({ markdown: "A letter.", templateId: "clean" })
   t.ok(isValidPdf(next.pdf), "the next document renders")
 })
+
+t.test(
+  "the heap bound holds the conversion, not the compile: the compiler's memory grows without a full collection at each step",
+  async (t) => {
+    // V8 collects a thread's whole heap each time a WebAssembly memory grows past half that heap's
+    // bound (src/render/engine/converter.ts): with the compiler in a 32 MiB heap, a 20-section report
+    // cost 67 such collections. --trace-gc is a process's flag, so the render runs in a command.
+    const dir = mkdtempSync(join(tmpdir(), "pressroom-heaps-"))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    writeFileSync(join(dir, "report.md"), benchReport(20))
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--trace-gc",
+        join(packageRoot, "bin", "pressroom.js"),
+        "render",
+        join(dir, "report.md"),
+        "--template",
+        "clean",
+        "-o",
+        join(dir, "report.pdf")
+      ],
+      { env: childEnv({ PRESSROOM_RENDER_ENGINE: "wasm", PRESSROOM_RENDER_WORKER_HEAP_MB: "32" }), maxBuffer: 64 * MiB }
+    )
+    const collections = stdout.split("\n").filter((line) => line.includes("Mark-Compact"))
+    t.ok(collections.length > 0, "the trace shows the process's collections")
+    t.same(
+      collections.filter((line) => line.includes("external memory pressure")),
+      [],
+      "none of them is a full collection for the compiler's memory"
+    )
+    t.ok(isValidPdf(readFileSync(join(dir, "report.pdf"))), "and the report renders")
+  }
+)
 
 t.test("a document whose compiler memory would grow past the bound fails as the document's fault", async (t) => {
   // The render benchmark's sixty-page report needs more than 128 MiB of compiler memory; a letter far less.

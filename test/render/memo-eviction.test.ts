@@ -20,7 +20,7 @@ import { compilerRelease, WasmEnginePool } from "../../src/render/engine/wasm-po
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
-import { typesetDocument, type TypesetJob } from "../../src/render/engine/typeset.ts"
+import { convertHere, typesetDocument, type TypesetJob } from "../../src/render/engine/typeset.ts"
 import { sha256 } from "../helpers/render.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
@@ -94,7 +94,7 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
     bundle: readBundle()
   })
   const memo = compiler.memo!
-  const first = typesetDocument(letter, compiler.compile).pdf
+  const first = (await typesetDocument(letter, convertHere, compiler.compile)).pdf
   memo.check()
   // For this binary, each field off by a word is refused (a wrong counter is caught only because
   // its neighbours hold small numbers; it could not make a PDF wrong, see memo-eviction.ts).
@@ -115,18 +115,18 @@ t.test("a layout that does not fit the binary is refused, and the true one evict
   const afterOne = accelerators()
   t.equal(afterOne.offset, 0, "before any eviction the accelerators start at 0")
   t.ok(afterOne.inUse > 0, "the letter filled accelerators")
-  for (let i = 0; i < 3; i++) typesetDocument(variantLetter(i), compiler.compile)
+  for (let i = 0; i < 3; i++) await typesetDocument(variantLetter(i), convertHere, compiler.compile)
   const afterFour = accelerators()
   t.ok(afterFour.length > afterOne.length, "without eviction, every distinct letter adds accelerators")
   memo.evict(0)
   t.equal(accelerators().offset, words()[layout.counter / 4], "eviction moves the accelerators' offset to the counter")
   t.equal(accelerators().inUse, 0, "and empties every accelerator")
   for (let i = 3; i < 33; i++) {
-    typesetDocument(variantLetter(i), compiler.compile)
+    await typesetDocument(variantLetter(i), convertHere, compiler.compile)
     memo.evict(0)
   }
   t.equal(accelerators().length, afterFour.length, "30 distinct letters with eviction reuse the accelerators instead of adding more")
-  const again = typesetDocument(letter, compiler.compile).pdf
+  const again = (await typesetDocument(letter, convertHere, compiler.compile)).pdf
   t.equal(sha256(again), sha256(first), "the same bytes after everything was evicted")
 })
 

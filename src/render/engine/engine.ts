@@ -63,6 +63,12 @@ export const cancelled = (): CompileFailure => new CompileFailure("cancelled", [
  */
 export type WorkerReplacement = "timeout" | "cancelled" | "crashed" | "out_of_memory" | "recycled" | "eviction"
 
+/** How a worker (or a thread of its own) was lost: its memory bound exceeded, or anything else (`why`, without user text). */
+export interface Loss {
+  readonly outOfMemory: boolean
+  readonly why: string
+}
+
 export type WorkerReplacements = Readonly<Record<WorkerReplacement, number>>
 
 export const noWorkerReplacements: WorkerReplacements = {

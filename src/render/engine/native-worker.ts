@@ -7,6 +7,7 @@ import { checkFontFile, FontSetError } from "../fonts/font-file.ts"
 import { type NativeCompilerSetup, startNativeCompiler } from "./native-compiler.ts"
 import { watchParent } from "./parent-watch.ts"
 import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
+import { convertHere } from "./typeset.ts"
 import type { FontFile } from "../fonts/font-file.ts"
 import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
 
@@ -36,7 +37,7 @@ try {
   // under an unchanged fontSetSha256.
   for (const font of setup.fonts) checkFontFile(font)
   const backend = startNativeCompiler({ ...setup.compiler, fontPaths: setup.fonts.map((font) => font.path) })
-  serveJobs({ send, onJob: (handle) => process.on("message", handle as (message: unknown) => void) }, backend, {
+  serveJobs({ send, onJob: (handle) => process.on("message", handle as (message: unknown) => void) }, convertHere, backend, {
     warmUp: setup.warmUp,
     ready: { ready: true }
   })

@@ -15,12 +15,13 @@ import type { TypesetJob, TypesetResult } from "./typeset.ts"
 import {
   cancelled,
   CompileFailure,
+  type Loss,
   noWorkerReplacements,
   type TypstEngine,
   type WorkerReplacement,
   type WorkerReplacements
 } from "./engine.ts"
-import type { Loss, StartHost, WorkerHost } from "./worker-host.ts"
+import type { StartHost, WorkerHost } from "./worker-host.ts"
 import type { RenderWorkerReply } from "./worker-loop.ts"
 
 export const TYPST_VERSION = "0.14.2"
@@ -82,7 +83,7 @@ interface Pending {
   trapped?: string
 }
 
-type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true } | { startFailed: string }>
+type JobReply = Exclude<RenderWorkerReply, { ready: true } | { idle: true } | { startFailed: string } | { lost: unknown }>
 type IdleReply = Extract<RenderWorkerReply, { idle: true }>
 type ReadyReply = Extract<RenderWorkerReply, { ready: true }>
 
@@ -126,6 +127,7 @@ class Slot {
           this.host.idle()
           markReady(message)
         } else if ("startFailed" in message) handlers.lost(this, { outOfMemory: false, why: message.startFailed })
+        else if ("lost" in message) handlers.lost(this, message.lost)
         else if ("idle" in message) handlers.idle(this, message)
         else handlers.reply(this, message)
       },

@@ -1,20 +1,27 @@
 /**
  * The WebAssembly engine's compiler worker: one typst.ts WASM compiler (wasm-compiler.ts) in a
- * worker thread, serving jobs as every worker does (worker-loop.ts). Under Node the pool starts
+ * worker thread, serving jobs as every worker does (worker-loop.ts), with a thread of its own that
+ * converts the documents (converter.ts). Under Node the pool starts
  * this file's build (dist/render-worker.js, see render-worker-url.ts), so no TypeScript loader is
  * needed in workers; Deno starts it as it is.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import { FontUnavailable, keepCompilerConsole } from "./trap-report.ts"
+import { startConverter } from "./converter.ts"
 import { type CompilerSetup, startCompiler } from "./wasm-compiler.ts"
-import { serveJobs } from "./worker-loop.ts"
+import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
 
-export type RenderWorkerData = CompilerSetup & { readonly warmUp: boolean }
+export type RenderWorkerData = CompilerSetup & {
+  readonly warmUp: boolean
+  /** The converter thread's JavaScript heap, in MiB (PRESSROOM_RENDER_WORKER_HEAP_MB). */
+  readonly converterHeapMiB: number
+}
 
 const data = workerData as RenderWorkerData
 const port = parentPort!
 keepCompilerConsole()
 const compiler = await startCompiler(data)
+const convert = startConverter(data.converterHeapMiB, (lost) => port.postMessage({ lost } satisfies RenderWorkerReply))
 
 serveJobs(
   {
@@ -25,6 +32,7 @@ serveJobs(
     },
     onJob: (handle) => port.on("message", handle)
   },
+  convert,
   {
     compile: compiler.compile,
     // Without a memo layout for this binary nothing is evicted (wasm-pool.ts warns once).

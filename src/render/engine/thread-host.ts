@@ -1,6 +1,7 @@
 /** A compiler worker in a worker thread: the WebAssembly engine's (worker-host.ts). */
 import { Worker } from "node:worker_threads"
-import { type Loss, onceLost, type StartHost } from "./worker-host.ts"
+import type { Loss } from "./engine.ts"
+import { onceLost, type StartHost } from "./worker-host.ts"
 
 /**
  * A worker's young generation. Uncapped, V8 lets it grow to tens of MiB under the Markdown
@@ -10,7 +11,7 @@ import { type Loss, onceLost, type StartHost } from "./worker-host.ts"
 export const YOUNG_GENERATION_MIB = 8
 
 /** A worker's 'error' event as a Loss: the error's code or kind, never its message (a stack could quote anything). */
-const lossOf = (error: Error & { code?: string }): Loss => ({
+export const lossOf = (error: Error & { code?: string }): Loss => ({
   outOfMemory: error.code === "ERR_WORKER_OUT_OF_MEMORY",
   why: `worker error: ${error.code ?? error.name}`
 })

@@ -1,8 +1,10 @@
 /**
- * Typesetting one document: Markdown → mdast → Typst → PDF, given a synchronous compile function.
- * It runs inside a compiler worker (so the render deadline covers parsing too, and a pathological
- * document stalls only that worker) and in-process for the native engine.
+ * Typesetting one document: Markdown → mdast → Typst → PDF, given a conversion and a synchronous
+ * compile function. It runs inside a compiler worker, so the render deadline covers parsing too
+ * and a pathological document stalls only that worker. The native worker converts in its own
+ * process; the WebAssembly worker in a thread of its own (converter.ts says why).
  */
+import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
 import { CompileFailure, type CompileTask, type TypesetJob, type TypesetResult } from "./engine.ts"
 import type { EmbeddedImage } from "../markdown/images.ts"
 import { parseMarkdown } from "../markdown/parse.ts"
@@ -57,7 +59,7 @@ const tooDeep = (error: unknown): never => {
 }
 
 /** What the compiler is given for one document: its settings (JSON) and its body, with the parser's warnings. */
-interface Converted {
+export interface Converted {
   readonly settings: string
   readonly body: TypstBody
   readonly warnings: ReadonlyArray<RenderWarning>
@@ -65,9 +67,7 @@ interface Converted {
 
 /**
  * The document parsed and converted. Its tree is dropped when this returns, before Typst compiles:
- * a large document's tree (tens of MiB) would otherwise stay live in the worker's heap through the
- * compile, and every collection V8 makes as the compiler's memory grows would walk it again
- * (docs/renderer.md, "Hostile input is bounded").
+ * a large document's tree (tens of MiB) would otherwise stay live through the compile.
  */
 const convertDocument = (job: TypesetJob, undecodableImages?: ReadonlySet<string>): Converted => {
   try {
@@ -85,7 +85,16 @@ const convertDocument = (job: TypesetJob, undecodableImages?: ReadonlySet<string
   }
 }
 
-export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResult => {
+/** Converts a document; `undecodableImages` (SHA-256s) are shown as their alt text. */
+export type Convert = (job: TypesetJob, undecodableImages?: ReadonlySet<string>) => Promise<Converted>
+
+/** Converts in this thread, the LaTeX parser loaded first when the document may hold math. */
+export const convertHere: Convert = async (job, undecodableImages) => {
+  if (mayHoldMath(job.markdown)) await loadLatexParser()
+  return convertDocument(job, undecodableImages)
+}
+
+export const typesetDocument = async (job: TypesetJob, convert: Convert, compile: Compile): Promise<TypesetResult> => {
   const compileDocument = ({ settings, body, warnings }: Converted): TypesetResult => ({
     pdf: compile({
       main: mainSource(job.templateId, settings, body.markup),
@@ -95,7 +104,7 @@ export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResul
     assetSha256s: body.images.map((image) => image.sha256)
   })
 
-  const converted = convertDocument(job)
+  const converted = await convert(job)
   try {
     return compileDocument(converted)
   } catch (error) {
@@ -105,7 +114,7 @@ export const typesetDocument = (job: TypesetJob, compile: Compile): TypesetResul
     if (!(error instanceof CompileFailure) || error.reason !== "rejected") throw error
     const undecodable = undecodableImages(converted.body.images, compile)
     if (undecodable.size === 0) throw error
-    return compileDocument(convertDocument(job, undecodable))
+    return compileDocument(await convert(job, undecodable))
   }
 }
 

@@ -11,7 +11,7 @@ import type { BundleFile } from "./bundle.ts"
 import { FUNCTION_TABLE_EXPORT, MEMO_LAYOUTS, type MemoLayout } from "./memo-eviction.ts"
 import { DEFAULT_COMPILER_MEMORY_MIB, DEFAULT_WORKER_HEAP_MIB, EnginePool, TYPST_VERSION } from "./pool.ts"
 import type { RenderWorkerData } from "./render-worker.ts"
-import { renderWorkerUrl } from "./render-worker-url.ts"
+import { workerUrl } from "./render-worker-url.ts"
 import { exportFunctionTable, limitMemory } from "./table-export.ts"
 import { threadHost } from "./thread-host.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
@@ -29,7 +29,7 @@ export interface WasmPoolOptions {
   readonly evictionTimeoutMs?: number
   /** Memo layouts by release checksum (default MEMO_LAYOUTS); a test passes none to start a binary that has no layout. */
   readonly memoLayouts?: Readonly<Record<string, MemoLayout>>
-  /** A worker's JavaScript heap (V8's old generation), in MiB (default DEFAULT_WORKER_HEAP_MIB). */
+  /** The JavaScript heap (V8's old generation) a worker converts a document in, in MiB (default DEFAULT_WORKER_HEAP_MIB). */
   readonly heapMiB?: number
   /**
    * The most a compiler instance's WebAssembly memory may grow to, in bytes (default
@@ -40,6 +40,14 @@ export interface WasmPoolOptions {
 }
 
 const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
+
+/**
+ * The compiler thread's JavaScript heap: twice the compiler's memory bound and some, so that the
+ * memory's growth stays under V8's external memory limit (half the old generation) and costs no
+ * full collection at each step (converter.ts). What the thread itself allocates is small: the
+ * bundle, the fonts' descriptions, one document's Typst source and its PDF.
+ */
+export const compilerHeapMiB = (compilerMemoryBytes: number): number => 2 * Math.ceil(compilerMemoryBytes / 2 ** 20) + 64
 
 /** Where the released compiler binary is installed (its SHA-256 is `rendererReleaseChecksum`), and its version. */
 export const compilerRelease = (): { readonly binaryPath: string; readonly version: string } => {
@@ -69,18 +77,15 @@ export class WasmEnginePool extends EnginePool {
       )
     }
     const described: { fontInfos?: ReadonlyArray<FontInfo> } = {}
+    const compilerMemoryBytes = options.compilerMemoryBytes ?? DEFAULT_COMPILER_MEMORY_MIB * 1024 * 1024
     // One compiled module, shared by every worker.
     const workerData: Omit<RenderWorkerData, "fontInfos"> = {
-      module: new WebAssembly.Module(
-        limitMemory(
-          exportFunctionTable(binary, FUNCTION_TABLE_EXPORT),
-          options.compilerMemoryBytes ?? DEFAULT_COMPILER_MEMORY_MIB * 1024 * 1024
-        )
-      ),
+      module: new WebAssembly.Module(limitMemory(exportFunctionTable(binary, FUNCTION_TABLE_EXPORT), compilerMemoryBytes)),
       memoLayout,
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
       bundle: options.bundle,
-      warmUp: options.warmUp
+      warmUp: options.warmUp,
+      converterHeapMiB: options.heapMiB ?? DEFAULT_WORKER_HEAP_MIB
     }
     super(
       {
@@ -92,9 +97,9 @@ export class WasmEnginePool extends EnginePool {
         releaseChecksum,
         // Resolved once: without a built worker (Node) the pool fails to start, saying to run npm run build.
         start: threadHost(
-          renderWorkerUrl(),
+          workerUrl("render-worker"),
           (): RenderWorkerData => ({ ...workerData, fontInfos: described.fontInfos }),
-          options.heapMiB ?? DEFAULT_WORKER_HEAP_MIB
+          compilerHeapMiB(compilerMemoryBytes)
         )
       },
       (ready) => {

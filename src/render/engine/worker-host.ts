@@ -9,13 +9,8 @@
  *   inside a thread (`terminate()` waits for it to return, burning the core meanwhile), so a render
  *   past its deadline or cancelled ends with the process, killed.
  */
+import type { Loss } from "./engine.ts"
 import type { RenderWorkerReply } from "./worker-loop.ts"
-
-/** How a worker was lost: its memory bound exceeded, or anything else (`why`, without user text). */
-export interface Loss {
-  readonly outOfMemory: boolean
-  readonly why: string
-}
 
 export interface HostEvents {
   readonly message: (reply: RenderWorkerReply) => void

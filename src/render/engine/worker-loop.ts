@@ -1,13 +1,12 @@
 /**
  * What every compiler worker does, whichever compiler it holds and wherever it runs (a thread for
  * the WebAssembly compiler, render-worker.ts; a process for the native one, native-worker.ts):
- * warm up, then typeset whole documents (parsing and conversion run here too, under the same
- * deadline as the compile), answer each, evict Typst's memo cache, and say it is idle with how much
+ * warm up, then typeset whole documents (parsing and conversion too, under the same deadline as
+ * the compile: in the worker's process, or in a thread of its own, converter.ts), answer each, evict Typst's memo cache, and say it is idle with how much
  * memory it holds, so that the pool can replace a worker grown past its threshold.
  */
-import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
-import { typesetDocument, type TypesetJob } from "./typeset.ts"
-import { CompileFailure, type CompileTask } from "./engine.ts"
+import { type Convert, typesetDocument, type TypesetJob } from "./typeset.ts"
+import { CompileFailure, type CompileTask, type Loss } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
 import { describeTrap } from "./trap-report.ts"
 import type { FontInfo } from "./wasm-compiler.ts"
@@ -38,6 +37,8 @@ export type RenderWorkerReply =
   | { readonly idle: true; readonly memoryBytes: number }
   /** The worker could not start, and why (a worker process, whose output goes nowhere, says so before it exits). */
   | { readonly startFailed: string }
+  /** A thread of the worker's own (its converter, converter.ts) died: the pool takes the worker for lost. */
+  | { readonly lost: Loss }
 
 /** A compiler as the loop uses it. */
 export interface CompileBackend {
@@ -77,6 +78,8 @@ const WARM_UP = `#for family in ("Inter", "IBM Plex Sans", "Source Serif 4", "EB
  */
 export const serveJobs = (
   port: WorkerPort,
+  /** Markdown to Typst: in this thread (convertHere), or in a thread of the worker's own (converter.ts). */
+  convert: Convert,
   backend: CompileBackend,
   { warmUp, afterWarmUp, ready }: { readonly warmUp: boolean; readonly afterWarmUp?: () => void; readonly ready: RenderWorkerReply }
 ): void => {
@@ -94,8 +97,7 @@ export const serveJobs = (
   port.onJob(async (message) => {
     let reply: RenderWorkerReply
     try {
-      if (mayHoldMath(message.job.markdown)) await loadLatexParser()
-      const result = typesetDocument(message.job, compile)
+      const result = await typesetDocument(message.job, convert, compile)
       reply = { id: message.id, ok: true, ...result, evicts: true }
     } catch (error) {
       if (error instanceof CompileFailure) {
