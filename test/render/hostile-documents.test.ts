@@ -25,10 +25,14 @@ import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
 import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
+import { pathologicalInputs } from "../fixtures/pathological.ts"
 import { largeReport } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
 
 const MiB = 1024 * 1024
+
+/** The process's resident memory, workers included (they are threads of it). */
+const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1]) * 1024
 
 const LONG_WORDS: ReadonlyArray<[string, string]> = [
   ["40,000 é", "é".repeat(40_000)],
@@ -163,6 +167,24 @@ t.test(
       "none of them is a full collection for the compiler's memory"
     )
     t.ok(isValidPdf(readFileSync(join(dir, "report.pdf"))), "and the report renders")
+  }
+)
+
+t.test(
+  "a worker's memory between renders returns to its warm level after a document that took much of the conversion's heap",
+  async (t) => {
+    // The converter's heap keeps a document's garbage until it next collects, which an idle thread
+    // does not: the worker replaces a converter that grew past 64 MiB (src/render/engine/converter.ts).
+    const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
+    t.teardown(() => renderer.close())
+    await renderer.render({ markdown: "A letter.", templateId: "clean" })
+    const warm = rss()
+    const emphasisRun = pathologicalInputs.find((input) => input.name === "emphasis run")!
+    t.ok(isValidPdf((await renderer.render({ markdown: emphasisRun.markdown, templateId: "clean" })).pdf), "the emphasis run renders")
+    await renderer.render({ markdown: "A letter.", templateId: "clean" })
+    const grew = (rss() - warm) / MiB
+    // Kept, the converter held 150 to 200 MiB of the run's garbage here.
+    t.ok(grew < 64, `the process holds ${Math.round(grew)} MiB more than warm`)
   }
 )
 

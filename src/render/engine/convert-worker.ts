@@ -3,6 +3,7 @@
  * time, under the worker heap bound (PRESSROOM_RENDER_WORKER_HEAP_MB). A document that exhausts it
  * ends this thread, and the worker that started it reports the loss to the pool.
  */
+import { getHeapStatistics } from "node:v8"
 import { parentPort } from "node:worker_threads"
 import { CompileFailure } from "./engine.ts"
 import { describeTrap } from "./trap-report.ts"
@@ -14,20 +15,23 @@ export interface ConvertRequest {
   readonly undecodableImages: ReadonlyArray<string>
 }
 
-export type ConvertReply =
-  | { readonly id: number; readonly converted: Converted }
+type ConvertOutcome =
+  | { readonly converted: Converted }
   /** The document cannot be typeset (nested past what the parser's stack holds). */
-  | { readonly id: number; readonly rejected: ReadonlyArray<string> }
+  | { readonly rejected: ReadonlyArray<string> }
   /** The conversion threw: the kind of error only (trap-report.ts). */
-  | { readonly id: number; readonly trapped: string }
+  | { readonly trapped: string }
+
+/** What a conversion gave, and the thread's heap after it (`heapBytes`, V8's total heap size). */
+export type ConvertReply = { readonly id: number; readonly heapBytes: number } & ConvertOutcome
 
 const port = parentPort!
 port.on("message", async ({ id, job, undecodableImages }: ConvertRequest) => {
-  let reply: ConvertReply
+  let outcome: ConvertOutcome
   try {
-    reply = { id, converted: await convertHere(job, new Set(undecodableImages)) }
+    outcome = { converted: await convertHere(job, new Set(undecodableImages)) }
   } catch (error) {
-    reply = error instanceof CompileFailure ? { id, rejected: error.details } : { id, trapped: describeTrap(error) }
+    outcome = error instanceof CompileFailure ? { rejected: error.details } : { trapped: describeTrap(error) }
   }
-  port.postMessage(reply)
+  port.postMessage({ id, heapBytes: getHeapStatistics().total_heap_size, ...outcome } satisfies ConvertReply)
 })
