@@ -126,8 +126,9 @@ export interface RendererConfig {
    */
   readonly workerMemoryMiB?: number
   /**
-   * A worker's JavaScript heap, in MiB (default DEFAULT_WORKER_HEAP_MIB): a document that
-   * exhausts it fails with `out_of_memory` and its worker is replaced.
+   * The JavaScript heap a worker parses and converts a document in, in MiB (default
+   * DEFAULT_WORKER_HEAP_MIB; a WebAssembly worker's converter thread, a native worker's process):
+   * a document that exhausts it fails with `out_of_memory` and its worker is replaced.
    */
   readonly workerHeapMiB?: number
   /**

@@ -185,6 +185,7 @@ t.test(
     const grew = (rss() - warm) / MiB
     // Kept, the converter held 150 to 200 MiB of the run's garbage here.
     t.ok(grew < 64, `the process holds ${Math.round(grew)} MiB more than warm`)
+    t.same(renderer.workerReplacements(), noWorkerReplacements, "with the same worker: only its converter was replaced")
   }
 )
 

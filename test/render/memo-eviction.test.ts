@@ -20,7 +20,8 @@ import { compilerRelease, WasmEnginePool } from "../../src/render/engine/wasm-po
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { parseMarkdown } from "../../src/render/markdown/parse.ts"
 import { toTypst } from "../../src/render/markdown/to-typst.ts"
-import { convertHere, typesetDocument, type TypesetJob } from "../../src/render/engine/typeset.ts"
+import { convertHere } from "../../src/render/engine/convert.ts"
+import { typesetDocument, type TypesetJob } from "../../src/render/engine/typeset.ts"
 import { sha256 } from "../helpers/render.ts"
 import type { TestContext } from "../helpers/tap.ts"
 

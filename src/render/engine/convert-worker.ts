@@ -1,13 +1,15 @@
 /**
  * A WebAssembly worker's converter thread (converter.ts): Markdown to Typst, one document at a
  * time, under the worker heap bound (PRESSROOM_RENDER_WORKER_HEAP_MB). A document that exhausts it
- * ends this thread, and the worker that started it reports the loss to the pool.
+ * ends this thread, and the worker that started it reports the loss to the pool. It says it is
+ * ready once loaded, and writes nothing to the console (a parser's warning could quote the text).
  */
 import { getHeapStatistics } from "node:v8"
 import { parentPort } from "node:worker_threads"
 import { CompileFailure } from "./engine.ts"
-import { describeTrap } from "./trap-report.ts"
-import { convertHere, type Converted, type TypesetJob } from "./typeset.ts"
+import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
+import { convertHere, type Converted } from "./convert.ts"
+import type { TypesetJob } from "./engine.ts"
 
 export interface ConvertRequest {
   readonly id: number
@@ -26,6 +28,7 @@ type ConvertOutcome =
 export type ConvertReply = { readonly id: number; readonly heapBytes: number } & ConvertOutcome
 
 const port = parentPort!
+keepCompilerConsole()
 port.on("message", async ({ id, job, undecodableImages }: ConvertRequest) => {
   let outcome: ConvertOutcome
   try {
@@ -35,3 +38,4 @@ port.on("message", async ({ id, job, undecodableImages }: ConvertRequest) => {
   }
   port.postMessage({ id, heapBytes: getHeapStatistics().total_heap_size, ...outcome } satisfies ConvertReply)
 })
+port.postMessage({ ready: true })

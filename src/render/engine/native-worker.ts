@@ -7,7 +7,7 @@ import { checkFontFile, FontSetError } from "../fonts/font-file.ts"
 import { type NativeCompilerSetup, startNativeCompiler } from "./native-compiler.ts"
 import { watchParent } from "./parent-watch.ts"
 import { describeTrap, keepCompilerConsole } from "./trap-report.ts"
-import { convertHere } from "./typeset.ts"
+import { convertHere } from "./convert.ts"
 import type { FontFile } from "../fonts/font-file.ts"
 import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
 

@@ -9,11 +9,12 @@ import { parentPort, workerData } from "node:worker_threads"
 import { FontUnavailable, keepCompilerConsole } from "./trap-report.ts"
 import { startConverter } from "./converter.ts"
 import { type CompilerSetup, startCompiler } from "./wasm-compiler.ts"
-import { type RenderWorkerReply, serveJobs } from "./worker-loop.ts"
+import { serveJobs } from "./worker-loop.ts"
 
 export type RenderWorkerData = CompilerSetup & {
   readonly warmUp: boolean
-  /** The converter thread's JavaScript heap, in MiB (PRESSROOM_RENDER_WORKER_HEAP_MB). */
+  /** Where the converter thread's code is (render-worker-url.ts), and its JavaScript heap in MiB (PRESSROOM_RENDER_WORKER_HEAP_MB). */
+  readonly converterUrl: string
   readonly converterHeapMiB: number
 }
 
@@ -21,7 +22,7 @@ const data = workerData as RenderWorkerData
 const port = parentPort!
 keepCompilerConsole()
 const compiler = await startCompiler(data)
-const convert = startConverter(data.converterHeapMiB, (lost) => port.postMessage({ lost } satisfies RenderWorkerReply))
+const convert = await startConverter(data.converterUrl, data.converterHeapMiB)
 
 serveJobs(
   {

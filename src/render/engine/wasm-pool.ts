@@ -85,6 +85,7 @@ export class WasmEnginePool extends EnginePool {
       fonts: options.fonts.map(({ path, sha256, where }) => ({ path, sha256, where })),
       bundle: options.bundle,
       warmUp: options.warmUp,
+      converterUrl: workerUrl("convert-worker").href,
       converterHeapMiB: options.heapMiB ?? DEFAULT_WORKER_HEAP_MIB
     }
     super(
@@ -95,7 +96,7 @@ export class WasmEnginePool extends EnginePool {
         ...(options.evictionTimeoutMs === undefined ? {} : { evictionTimeoutMs: options.evictionTimeoutMs }),
         engineVersion: `typst ${TYPST_VERSION} (typst.ts ${release.version}, wasm)`,
         releaseChecksum,
-        // Resolved once: without a built worker (Node) the pool fails to start, saying to run npm run build.
+        // Resolved once, as the converter's above: without a built worker (Node) the pool fails to start, saying to run npm run build.
         start: threadHost(
           workerUrl("render-worker"),
           (): RenderWorkerData => ({ ...workerData, fontInfos: described.fontInfos }),

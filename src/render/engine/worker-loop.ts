@@ -5,7 +5,8 @@
  * the compile: in the worker's process, or in a thread of its own, converter.ts), answer each, evict Typst's memo cache, and say it is idle with how much
  * memory it holds, so that the pool can replace a worker grown past its threshold.
  */
-import { type Convert, typesetDocument, type TypesetJob } from "./typeset.ts"
+import type { Convert } from "./convert.ts"
+import { typesetDocument, type TypesetJob } from "./typeset.ts"
 import { CompileFailure, type CompileTask, type Loss } from "./engine.ts"
 import { LARGE_SOURCE_CHARS, MEMO_MAX_AGE } from "./memo-eviction.ts"
 import { describeTrap } from "./trap-report.ts"
@@ -39,6 +40,13 @@ export type RenderWorkerReply =
   | { readonly startFailed: string }
   /** A thread of the worker's own (its converter, converter.ts) died: the pool takes the worker for lost. */
   | { readonly lost: Loss }
+
+/** Thrown by a conversion whose thread died (converter.ts): the loop reports `loss`, and the pool replaces the worker. */
+export class ConverterLost extends Error {
+  constructor(readonly loss: Loss) {
+    super(loss.why)
+  }
+}
 
 /** A compiler as the loop uses it. */
 export interface CompileBackend {
@@ -100,6 +108,11 @@ export const serveJobs = (
       const result = await typesetDocument(message.job, convert, compile)
       reply = { id: message.id, ok: true, ...result, evicts: true }
     } catch (error) {
+      if (error instanceof ConverterLost) {
+        // The pool replaces this worker: nothing more is sent.
+        port.send({ lost: error.loss })
+        return
+      }
       if (error instanceof CompileFailure) {
         reply = { id: message.id, ok: false, failure: "rejected", errors: [...error.details], evicts: true }
       } else {
