@@ -1,7 +1,7 @@
 /**
  * Where a WebAssembly worker converts Markdown to Typst: in a thread of its own (convert-worker.ts)
  * under the worker heap bound (PRESSROOM_RENDER_WORKER_HEAP_MB), while the compiler's thread has a
- * heap sized to the compiler's memory bound instead (wasm-pool.ts, compilerHeapMiB).
+ * heap sized to the compiler's memory bound instead (`compilerHeapMiB` in wasm-pool.ts).
  *
  * Why two heaps: Node 20's V8 counts a WebAssembly memory as external memory, and each time the
  * memory grows, the old buffer's bytes stay counted beside the new one's until a collection
@@ -15,11 +15,10 @@
  * document that exhausts its heap), the conversion that needed it throws ConverterLost, and the
  * worker reports the loss to the pool, which replaces it.
  */
-import { Worker } from "node:worker_threads"
 import type { Convert, Converted } from "./convert.ts"
 import type { ConvertReply, ConvertRequest } from "./convert-worker.ts"
 import { CompileFailure, type Loss } from "./engine.ts"
-import { lossOf, YOUNG_GENERATION_MIB } from "./thread-host.ts"
+import { endThread, startThread } from "./thread-host.ts"
 import { Trapped } from "./trap-report.ts"
 import { ConverterLost } from "./worker-loop.ts"
 
@@ -67,20 +66,10 @@ export const startConverter = (url: string, heapMiB: number): Promise<Convert> =
       else current.reject(new Trapped(reply.trapped))
       if (reply.heapBytes > REPLACE_ABOVE_BYTES) replace()
     }
-    const spawn = (): Worker =>
-      new Worker(new URL(url), {
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB, maxOldGenerationSizeMb: heapMiB },
-        execArgv: []
-      })
-        .on("error", (error) => lose(lossOf(error)))
-        .on("exit", (code) => lose({ outOfMemory: false, why: `exited with code ${code}` }))
-        .on("message", onMessage)
+    const spawn = () => startThread(new URL(url), heapMiB, { message: onMessage, lost: lose })
     let worker = spawn()
     const replace = (): void => {
-      const old = worker
-      old.removeAllListeners()
-      old.on("error", () => {})
-      void old.terminate()
+      void endThread(worker)
       // Messages wait for the new thread to load; should it fail to, the next conversion throws.
       worker = spawn()
     }

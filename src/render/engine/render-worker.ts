@@ -1,9 +1,9 @@
 /**
  * The WebAssembly engine's compiler worker: one typst.ts WASM compiler (wasm-compiler.ts) in a
  * worker thread, serving jobs as every worker does (worker-loop.ts), with a thread of its own that
- * converts the documents (converter.ts). Under Node the pool starts
- * this file's build (dist/render-worker.js, see render-worker-url.ts), so no TypeScript loader is
- * needed in workers; Deno starts it as it is.
+ * converts the documents (converter.ts). Under Node the pool starts this file's build
+ * (dist/render-worker.js, see render-worker-url.ts), so no TypeScript loader is needed in
+ * workers; Deno starts it as it is.
  */
 import { parentPort, workerData } from "node:worker_threads"
 import { FontUnavailable, keepCompilerConsole } from "./trap-report.ts"

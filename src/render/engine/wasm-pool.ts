@@ -47,7 +47,7 @@ const compilerPackage = "@myriaddreamin/typst-ts-web-compiler"
  * full collection at each step (converter.ts). What the thread itself allocates is small: the
  * bundle, the fonts' descriptions, one document's Typst source and its PDF.
  */
-export const compilerHeapMiB = (compilerMemoryBytes: number): number => 2 * Math.ceil(compilerMemoryBytes / 2 ** 20) + 64
+const compilerHeapMiB = (compilerMemoryBytes: number): number => 2 * Math.ceil(compilerMemoryBytes / 2 ** 20) + 64
 
 /** Where the released compiler binary is installed (its SHA-256 is `rendererReleaseChecksum`), and its version. */
 export const compilerRelease = (): { readonly binaryPath: string; readonly version: string } => {

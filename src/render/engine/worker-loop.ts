@@ -2,8 +2,9 @@
  * What every compiler worker does, whichever compiler it holds and wherever it runs (a thread for
  * the WebAssembly compiler, render-worker.ts; a process for the native one, native-worker.ts):
  * warm up, then typeset whole documents (parsing and conversion too, under the same deadline as
- * the compile: in the worker's process, or in a thread of its own, converter.ts), answer each, evict Typst's memo cache, and say it is idle with how much
- * memory it holds, so that the pool can replace a worker grown past its threshold.
+ * the compile: in the worker's process, or in a thread of its own, converter.ts), answer each,
+ * evict Typst's memo cache, and say it is idle with how much memory it holds, so that the pool
+ * can replace a worker grown past its threshold.
  */
 import type { Convert } from "./convert.ts"
 import { typesetDocument, type TypesetJob } from "./typeset.ts"
