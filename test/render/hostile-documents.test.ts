@@ -1,7 +1,9 @@
 /**
  * Hostile documents against the compiler: one word longer than a PDF text run may be (40,000 `é`
  * or `ж`, a letter with 100,000 zero-width joiners, which made Typst's PDF export panic) renders,
- * wrapped at the margin, with nothing but its own characters in the text layer; a document on
+ * wrapped at the margin, with nothing but its own characters in the text layer, and a run of more
+ * characters than a word has is set without kerning (which made the line breaker shape it again at
+ * every break it tried), while a word keeps it; a document on
  * which the compiler traps is tried once more in a fresh worker and then fails as the document's
  * fault; one that exhausts a worker's JavaScript heap fails at once. Through v1: the answer is 422
  * `rendering_failed` after one attempt, and the server's log holds neither the document's text
@@ -19,12 +21,13 @@ import { SqlClient } from "@effect/sql"
 import { readBundle } from "../../src/render/engine/bundle.ts"
 import { CompileFailure, noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
+import { UNKERNED_RUN } from "../../src/render/markdown/text-runs.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { convert, createAccount } from "../helpers/api.ts"
 import { childEnv } from "../helpers/child-env.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
-import { isValidPdf, pageTexts, pdfText } from "../helpers/pdf.ts"
+import { isValidPdf, pageTexts, pdfChars, pdfText } from "../helpers/pdf.ts"
 import { pathologicalInputs } from "../fixtures/pathological.ts"
 import { largeReport } from "../helpers/render.ts"
 import { startServer } from "../helpers/server.ts"
@@ -82,6 +85,23 @@ t.test("one long word renders, wrapped, with only its own characters in the text
     }
   }
   t.same(renderer.workerReplacements(), noWorkerReplacements, "no worker was lost")
+})
+
+t.test("a word keeps its kerning; a run of more characters than a word has is set without", async (t) => {
+  // Kerning a run of data (a blob, a run of punctuation) costs the line breaker a shaping at every
+  // break it tries (text-runs.ts): 100 letters are a word, 300 are not.
+  const renderer = await Renderer.create({ workers: 1, timeoutMs: 120_000, warmUp: false })
+  t.teardown(() => renderer.close())
+  const word = "AV".repeat(50)
+  const run = "AV".repeat(UNKERNED_RUN / 2 + 22)
+  const { pdf } = await renderer.render({ markdown: `${word}\n\n${run}\n`, templateId: "clean" })
+  const glyphs = pdfChars(pdf).filter((c) => c.c === "A" || c.c === "V")
+  t.equal(glyphs.map((c) => c.c).join(""), word + run, "every letter, in order")
+  // The distance across ten pairs of A and V on the first line of each paragraph.
+  const pitch = (from: number): number => (glyphs[from + 20]!.x0 - glyphs[from]!.x0) / 10
+  const kerned = pitch(0)
+  const unkerned = pitch(word.length)
+  t.ok(unkerned - kerned > 1, `A and V kerned in the word (${kerned.toFixed(2)} pt a pair), not in the run (${unkerned.toFixed(2)} pt)`)
 })
 
 t.test("a trap is tried once more in a fresh worker; a second trap is the document's fault", async (t) => {

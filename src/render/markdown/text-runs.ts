@@ -34,6 +34,16 @@ export const MAX_SEGMENT_BYTES = 16_384
 
 export const BREAK_POINT = "#h(0.01pt)"
 
+/**
+ * Runs of more characters than this without a space are set without kerning or contextual
+ * alternates. Such a run is data, not a word (an encoded blob, a run of punctuation), and every
+ * break opportunity in it between two kerned or alternated glyphs is unsafe to break, so Typst's
+ * line breaker shapes the text again for each line it tries: 100,000 backslashes in Inter took
+ * 3.65 s to compile with kerning and 0.17 s without (docs/performance.md).
+ */
+export const UNKERNED_RUN = 256
+const UNKERNED = "#text(kerning: false, features: (calt: 0))"
+
 /** Letters that Typst may break after anyway (Han, kana, Hangul): a run of them needs no help. */
 const BREAKS_ANYWHERE = /^[\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 const SPACE_OR_RUN = /([ \t]+)|([^ \t]+)/g
@@ -104,10 +114,13 @@ export class TextRuns {
   markup(text: string): string {
     const out: Array<string> = []
     let literal = ""
-    const breakHere = () => {
+    const flush = () => {
       if (literal !== "") out.push(`#${typstString(literal)}`)
-      if (this.segment > 0) out.push(BREAK_POINT)
       literal = ""
+    }
+    const breakHere = () => {
+      flush()
+      if (this.segment > 0) out.push(BREAK_POINT)
       this.segment = 0
     }
     const add = (piece: string): void => {
@@ -130,11 +143,17 @@ export class TextRuns {
         // Most runs are words, short enough to need no counting of their characters.
         this.run += run!.length
         add(run!)
-      } else {
+      } else if (run!.length <= UNKERNED_RUN) {
         this.longRun(run!, add, breakHere)
+      } else {
+        flush()
+        const from = out.length
+        this.longRun(run!, add, breakHere)
+        flush()
+        out.push(`${UNKERNED}[${out.splice(from).join("")}]`)
       }
     }
-    if (literal !== "") out.push(`#${typstString(literal)}`)
+    flush()
     return out.join("")
   }
 
