@@ -390,9 +390,9 @@ const rememberedFootnoteWalk: SourcePatch = {
  * many events it spans; a later walk passes over one whose enter and exit are still that far
  * apart (every bracket inside is balanced or resolved), the resolvers are given each as its
  * enter and exit alone (what they would find inside was resolved when it closed), and when they
- * change nothing the label closes where its events are instead of copying them. Left: a closed
- * label needs one event more at its start than its label start gave it, so every event after it
- * still moves once per level (docs/performance.md, "Nested links"). To be offered upstream.
+ * change nothing the label closes where its events are instead of copying them, its opening
+ * written over the label start and the room that start left (`roomForMedia`). To be offered
+ * upstream.
  */
 const closedMediaPassedOver: ReadonlyArray<SourcePatch> = [
   {
@@ -424,7 +424,7 @@ const closedMediaPassedOver: ReadonlyArray<SourcePatch> = [
   const inside = [];
   /** @type {Map<Event, number>} */
   const closed = new Map();
-  for (let at = open + offset + 4; at < close - 3; at++) {
+  for (let at = open + offset + 5; at < close - 3; at++) {
     const event = events[at];
     inside.push(event);
     if (event[0] === 'enter' && pressroomClosedMedia(events, at, event[1])) {
@@ -436,13 +436,15 @@ const closedMediaPassedOver: ReadonlyArray<SourcePatch> = [
   const before = inside.slice();
   const resolved = resolveAll(context.parser.constructs.insideSpan.null, inside, context);
   if (resolved.length === before.length && resolved.every((event, at) => event === before[at])) {
-    // Nothing moved: the label closes around the events where they are. The markers as
-    // arguments, not spread: a spread sends V8's splice down a path four times slower.
+    // Nothing moved: the label closes around the events where they are, its opening written
+    // over the label start and the room it left (nothing after it moves).
     events[close - 3] = ['exit', text, context];
     events[close] = ['exit', label, context];
     events.push(['exit', group, context]);
-    if (offset) events.splice(open, 6, ['enter', group, context], ['enter', label, context], events[open + 1], events[open + 2], events[open + 3], events[open + 4], ['enter', text, context]);
-    else events.splice(open, 4, ['enter', group, context], ['enter', label, context], events[open + 1], events[open + 2], ['enter', text, context]);
+    for (let at = open + offset + 2; at > open; at--) events[at + 1] = events[at];
+    events[open] = ['enter', group, context];
+    events[open + 1] = ['enter', label, context];
+    events[open + offset + 4] = ['enter', text, context];
     group._pressroomEvents = events.length - open;
     return events;
   }
@@ -557,12 +559,48 @@ const labelReadForReferences: ReadonlyArray<SourcePatch> = [
   }
 ]
 
+/**
+ * micromark-core-commonmark 2.0.4, its label starts: a link's or image's opening is one event
+ * longer than its label start (the group, the label and the label's text open where the start's
+ * enter and exit were), so each link or image that closed was spliced in, moving every event
+ * after it: images nested 18,000 deep moved the whole array once a level, 10 of a render's 16 s.
+ * The replacement has each label start leave one event of room after it, a token of its own
+ * (`pressroomMediaRoom`) that `closedMediaPassedOver` writes over; the resolver that turns the
+ * starts no media took into data drops the room left after them.
+ */
+const roomForMedia: ReadonlyArray<SourcePatch> = [
+  ...(["label-start-image.js", "label-start-link.js"] as const).map((file) => ({
+    file: `micromark-core-commonmark/lib/${file}`,
+    original: `    self._labelStarts = self._labelStarts || [];
+    self._labelStarts.push(${file === "label-start-image.js" ? "labelImage" : "labelLink"});
+    return ok(code);`,
+    replacement: `    self._labelStarts = self._labelStarts || [];
+    self._labelStarts.push(${file === "label-start-image.js" ? "labelImage" : "labelLink"});
+    // Pressroom's patch (scripts/source-patches.ts): room for the link or image to open in.
+    const room = { type: 'pressroomMediaRoom', start: self.now(), end: self.now() };
+    self.events.push(['enter', room, self]);
+    return ok(code);`
+  })),
+  {
+    file: "micromark-core-commonmark/lib/label-end.js",
+    original: `    const token = events[index][1];
+    newEvents.push(events[index]);
+    if (token.type === "labelImage" || token.type === "labelLink" || token.type === "labelEnd") {`,
+    replacement: `    const token = events[index][1];
+    // Pressroom's patch: the room a label start left for a link or image that never opened.
+    if (token.type === 'pressroomMediaRoom') continue;
+    newEvents.push(events[index]);
+    if (token.type === "labelImage" || token.type === "labelLink" || token.type === "labelEnd") {`
+  }
+]
+
 export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [
   linearTextResolver,
   nestedAttention,
   rememberedUnbalancedBracket,
   rememberedFootnoteWalk,
   ...closedMediaPassedOver,
+  ...roomForMedia,
   noDefinitionsNoLookUp,
   ...labelReadForReferences
 ]
