@@ -594,6 +594,51 @@ const roomForMedia: ReadonlyArray<SourcePatch> = [
   }
 ]
 
+/**
+ * micromark 4.0.3, its document initializer: after each lazy line (a line continuing a paragraph
+ * in a block quote or list item without their markers) it walks back over the flow's events for a
+ * token still open across the line, and finds the paragraph's, which opened at its first line: n
+ * lazy lines cost n², `> a` and 40,000 lines 74 s. The walk returns as soon as any token is open
+ * across the line, so the token an earlier walk found, still at its index in the same flow's
+ * events and still open across this line, gives the same answer at once. To be offered upstream.
+ */
+const rememberedLazyOpen: ReadonlyArray<SourcePatch> = [
+  {
+    file: "micromark/lib/initialize/document.js",
+    original: `  let lineStartOffset;
+`,
+    replacement: `  let lineStartOffset;
+  /** Pressroom's patch (scripts/source-patches.ts): what the last walk after a lazy line found open. */
+  let pressroomLazyOpen;
+`
+  },
+  {
+    file: "micromark/lib/initialize/document.js",
+    original: `    if (self.parser.lazy[token.start.line]) {
+      let index = childFlow.events.length;
+      while (index--) {`,
+    replacement: `    if (self.parser.lazy[token.start.line]) {
+      // Pressroom's patch: the token the last walk found open answers alike while it is in the
+      // same flow's events where it was, and open across this line.
+      const open = pressroomLazyOpen;
+      if (open && open.flow === childFlow && childFlow.events[open.index] !== undefined && childFlow.events[open.index][1] === open.token && open.token.start.offset < lineStartOffset && (!open.token.end || open.token.end.offset > lineStartOffset)) {
+        return;
+      }
+      let index = childFlow.events.length;
+      while (index--) {`
+  },
+  {
+    file: "micromark/lib/initialize/document.js",
+    original: `          // Exit: there’s still something open, which means it’s a lazy line
+          // part of something.
+          return;`,
+    replacement: `          // Exit: there’s still something open, which means it’s a lazy line
+          // part of something.
+          pressroomLazyOpen = { flow: childFlow, index, token: childFlow.events[index][1] };
+          return;`
+  }
+]
+
 export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [
   linearTextResolver,
   nestedAttention,
@@ -602,7 +647,8 @@ export const SOURCE_PATCHES: ReadonlyArray<SourcePatch> = [
   ...closedMediaPassedOver,
   ...roomForMedia,
   noDefinitionsNoLookUp,
-  ...labelReadForReferences
+  ...labelReadForReferences,
+  ...rememberedLazyOpen
 ]
 
 /** `source` with `patch` applied; throws when the text it replaces is not in it exactly once. */

@@ -211,6 +211,50 @@ t.test("arbitrary links and images, nested, referenced and around spans, parse t
   t.pass("2,000 arbitrary documents of links and images, with and without definitions")
 })
 
+t.test("lazy lines, in every block they may continue, parse to the same tree", async (t) => {
+  // The lazy-line patch: the token an earlier walk found open across a lazy line answers for the
+  // next while it is still in the flow's events and open; a run of them in each block they may
+  // continue or end, then arbitrary containers and lines.
+  const lazy = (count: number) => "lazy words\n".repeat(count)
+  for (const [name, markdown] of [
+    ["under a quote", `> a\n${lazy(100)}`],
+    ["under two quotes, then more of the quote", `> > a\n${lazy(105)}> > b\n\nafter\n`],
+    ["with CRLF line endings", `> a\r\n${"lazy\r\n".repeat(100)}`],
+    ["two runs", `> a\n${lazy(100)}\n>> b\n${lazy(100)}- item\n`],
+    ["in a list item", `- a\n${lazy(100)}- b\n  c\n${lazy(3)}`],
+    ["after a fenced code block inside the quote", `> \`\`\`\n> a\n${lazy(100)}`],
+    ["after a quote inside a fenced code block", `\`\`\`\n> a\n${lazy(100)}\`\`\`\n`],
+    ["after an HTML block inside the quote", `> <div>\n> a\n${lazy(100)}`],
+    ["after a table inside the quote", `> a | b\n> - | -\n> c | d\n${lazy(100)}`],
+    ["a table's head made lazy", `> | e |\n${lazy(100)}`],
+    ["followed by a setext underline", `> a\n${lazy(100)}===\n`],
+    ["ended by a thematic break", `> a\n${lazy(50)}***\n${lazy(50)}`]
+  ]) {
+    sameTree(t, markdown!, name!)
+  }
+  const piece = fc.constantFrom(
+    "> ",
+    ">",
+    "- ",
+    "1. ",
+    "  ",
+    "    ",
+    "a",
+    "b c",
+    "\n",
+    "\n\n",
+    "```",
+    "| a |",
+    "- | -",
+    "<div>",
+    "===",
+    "***",
+    "[^1]: "
+  )
+  sameTrees(piece, 60, 1000)
+  t.pass("1,000 arbitrary documents of containers and lines")
+})
+
 t.test("a patch whose text is not in the file exactly once stops the build", async (t) => {
   const [patch] = SOURCE_PATCHES
   t.throws(() => applyPatch("a file of another release", patch!), /no longer holds the text scripts\/source-patches.ts replaces/)

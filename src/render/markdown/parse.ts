@@ -11,7 +11,6 @@ import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../common/warnings.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
 import { deepSpans } from "./deep-spans.ts"
-import { lazyRunsKept, quoteLazyLines } from "./lazy-lines.ts"
 import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
 import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
@@ -106,18 +105,8 @@ export const parseTree = (markdown: string): Root => treeOf(markdown, true)
 /** The tree exactly as written, every span kept: what the parser itself gives, for the tests that compare parsers. */
 export const parseTreeWhole = (markdown: string): Root => treeOf(markdown, false)
 
-/** The tree of the Markdown with its long runs of lazy lines quoted (lazy-lines.ts) when that gives the same tree. */
-const parseCut = (markdown: string): Root => {
-  const quoted = quoteLazyLines(markdown)
-  if (quoted) {
-    const root = parseTree(quoted.markdown)
-    if (lazyRunsKept(root, quoted.runs)) return root
-  }
-  return parseTree(markdown)
-}
-
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
-  const root = parseCut(cutContainerMarkers(markdown))
+  const root = parseTree(cutContainerMarkers(markdown))
   promoteDisplayParagraphs(root)
   const warnings: Array<RenderWarning> = []
   const frontMatter = readFrontMatter(root, warnings)
