@@ -95,7 +95,8 @@ export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderReques
 
 /**
  * The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries
- * (only `crashed` is the service's fault, CompileFailureReason); `diagnostics` are the compiler's
+ * (only `crashed` is the service's fault, CompileFailureReason; `rejected` also for a table wider
+ * than MAX_TABLE_COLUMNS, refused before a worker sees it); `diagnostics` are the compiler's
  * messages, for the CLI, never for an API client (they may name template internals) nor, but for
  * those of a trap, which are the pool's own, for logs (they may quote the document).
  */

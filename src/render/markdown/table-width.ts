@@ -6,8 +6,9 @@
  * are half a point each). The renderer refuses a table past MAX_TABLE_COLUMNS before it parses.
  *
  * A table is a header row and then a delimiter row of as many cells, with a pipe among them (GFM
- * spec, 4.10), both indented by at most three spaces. Fenced code is skipped. A table inside a block quote or a list
- * item is not seen here (its lines start with markers): the heap still bounds it.
+ * spec, 4.10), both indented by at most three spaces. Fenced code is skipped. A table inside a
+ * block quote or a list item is not seen here (its lines start with markers): the heap still
+ * bounds it.
  */
 
 /** The widest table the renderer typesets. */
