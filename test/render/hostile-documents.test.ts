@@ -94,14 +94,25 @@ t.test("a word keeps its kerning; a run of more characters than a word has is se
   t.teardown(() => renderer.close())
   const word = "AV".repeat(50)
   const run = "AV".repeat(UNKERNED_RUN / 2 + 22)
-  const { pdf } = await renderer.render({ markdown: `${word}\n\n${run}\n`, templateId: "clean" })
+  // Japanese is written without spaces: its paragraphs are runs of words, whose Latin words keep their kerning.
+  const japanese = "日本語の文章です。".repeat(20)
+  const { pdf } = await renderer.render({
+    markdown: `${word}\n\n${run}\n\n${japanese}${word.slice(0, 22)}${japanese}\n`,
+    templateId: "clean",
+    locale: "ja"
+  })
   const glyphs = pdfChars(pdf).filter((c) => c.c === "A" || c.c === "V")
-  t.equal(glyphs.map((c) => c.c).join(""), word + run, "every letter, in order")
+  t.equal(glyphs.map((c) => c.c).join(""), word + run + word.slice(0, 22), "every letter, in order")
   // The distance across ten pairs of A and V on the first line of each paragraph.
   const pitch = (from: number): number => (glyphs[from + 20]!.x0 - glyphs[from]!.x0) / 10
   const kerned = pitch(0)
   const unkerned = pitch(word.length)
   t.ok(unkerned - kerned > 1, `A and V kerned in the word (${kerned.toFixed(2)} pt a pair), not in the run (${unkerned.toFixed(2)} pt)`)
+  const inJapanese = pitch(word.length + run.length)
+  t.ok(
+    Math.abs(inJapanese - kerned) < 0.01,
+    `and kerned in a Japanese paragraph of ${japanese.length * 2 + 22} characters (${inJapanese.toFixed(2)} pt)`
+  )
 })
 
 t.test("a trap is tried once more in a fresh worker; a second trap is the document's fault", async (t) => {

@@ -1,6 +1,7 @@
 /**
  * The fixes carried for bundled packages (scripts/source-patches.ts) change how fast the parser
  * is, never what it reads: the parser bundled with them gives the same tree, positions included,
+ * from events that are whole (each enter closed by its exit, no patch's own token left among them),
  * as the packages as published, for every CommonMark example, for GFM's constructs, for the
  * pathological corpus and for arbitrary inline Markdown; a package whose text moved fails the build
  * rather than running unpatched (that the build applies them: test/cli/build.test.ts).
@@ -24,12 +25,32 @@ import { pathologicalInputs } from "../fixtures/pathological.ts"
 import { sampled, share } from "../helpers/sample.ts"
 import type { TestContext } from "../helpers/tap.ts"
 
-/** parse.ts bundled with the patches, as the render workers run it. */
-const patchedParseTree = await (async (): Promise<(markdown: string) => Root> => {
+/** The patched parser's events for a document: what micromark hands mdast-util-from-markdown. */
+type EventsOf = (markdown: string) => ReadonlyArray<readonly [string, { readonly type: string }]>
+
+/** parse.ts bundled with the patches, as the render workers run it, and the events it builds a tree from. */
+const { parseTreeWhole: patchedParseTree, eventsOf: patchedEvents } = await (async (): Promise<{
+  parseTreeWhole: (markdown: string) => Root
+  eventsOf: EventsOf
+}> => {
   const out = mkdtempSync(join(tmpdir(), "pressroom-patched-parser-"))
   const entry = join(out, "entry.ts")
-  writeFileSync(entry, `export { parseTreeWhole } from ${JSON.stringify(join(packageRoot, "src", "render", "markdown", "parse.ts"))}\n`)
+  const source = (path: string) => JSON.stringify(join(packageRoot, "src", "render", "markdown", path))
+  writeFileSync(
+    entry,
+    [
+      `export { parseTreeWhole } from ${source("parse.ts")}`,
+      `import { parse, postprocess, preprocess } from "micromark"`,
+      `import { frontmatter } from "micromark-extension-frontmatter"`,
+      `import { gfm } from "micromark-extension-gfm"`,
+      `import { mathSyntax } from ${source("math-syntax.ts")}`,
+      "// As parse.ts has mdast-util-from-markdown parse it.",
+      "export const eventsOf = (markdown) =>",
+      `  postprocess(parse({ extensions: [frontmatter(["yaml"]), gfm(), mathSyntax()] }).document().write(preprocess()(markdown, undefined, true)))`
+    ].join("\n")
+  )
   await build({
+    nodePaths: [join(packageRoot, "node_modules")],
     entryPoints: [entry],
     bundle: true,
     format: "esm",
@@ -39,11 +60,29 @@ const patchedParseTree = await (async (): Promise<(markdown: string) => Root> =>
     plugins: [sourcePatches],
     logLevel: "silent"
   })
-  return ((await import(pathToFileURL(join(out, "parse.mjs")).href)) as { parseTreeWhole: (markdown: string) => Root }).parseTreeWhole
+  return (await import(pathToFileURL(join(out, "parse.mjs")).href)) as { parseTreeWhole: (markdown: string) => Root; eventsOf: EventsOf }
 })()
 
+/**
+ * Whether the patched parser's events are whole: every enter closed by its exit, in order, and no
+ * room a label start left (roomForMedia) among them. mdast-util-from-markdown passes over token
+ * types it has no handler for, so a tree alone would not show either.
+ */
+const wholeEvents = (markdown: string): boolean => {
+  const open: Array<{ readonly type: string }> = []
+  for (const [kind, token] of patchedEvents(markdown)) {
+    if (token.type === "pressroomMediaRoom") return false
+    if (kind === "enter") open.push(token)
+    else if (open.pop() !== token) return false
+  }
+  return open.length === 0
+}
+
 // Every span kept (parseTreeWhole): unwrapping deep spans would hide how the patched resolver nested them.
-const sameTree = (t: TestContext, markdown: string, what: string) => t.same(patchedParseTree(markdown), parseTreeWhole(markdown), what)
+const sameTree = (t: TestContext, markdown: string, what: string) => {
+  t.same(patchedParseTree(markdown), parseTreeWhole(markdown), what)
+  t.ok(wholeEvents(markdown), `${what}: its events are whole`)
+}
 
 /**
  * Whether documents of up to maxLength pieces, joined and followed by after, parse to the same
@@ -54,7 +93,7 @@ const sameTrees = (piece: fc.Arbitrary<string>, maxLength: number, numRuns: numb
   fc.assert(
     fc.property(fc.array(piece, { maxLength }), (pieces) => {
       const markdown = `${pieces.join("")}${after}`
-      return isDeepStrictEqual(patchedParseTree(markdown), parseTreeWhole(markdown))
+      return isDeepStrictEqual(patchedParseTree(markdown), parseTreeWhole(markdown)) && wholeEvents(markdown)
     }),
     { numRuns }
   )
@@ -204,7 +243,15 @@ t.test("arbitrary links and images, nested, referenced and around spans, parse t
     `${"![*a ".repeat(50)}deep${"*](x.png)".repeat(50)}`,
     `${"![~~".repeat(50)}deep${"~~](x.png)".repeat(50)}`,
     `${"![".repeat(50)}deep${"][a]".repeat(50)}\n\n[a]: /u`,
-    "![a ![b](u) c][a] [d ![e][] f](v) ![g]\n\n[a]: /u\n[e]: /w\n[g]: /x"
+    "![a ![b](u) c][a] [d ![e][] f](v) ![g]\n\n[a]: /u\n[e]: /w\n[g]: /x",
+    // Label starts in every text a link may sit in, and everything a label may hold.
+    "| [a](u) | ![b](v) [c |\n|---|---|\n| [d | ![e](w) |\n",
+    "# [a](u) ![b](v) [c\n\nSetext [d](w) [e\n===\n",
+    "Text[^1].\n\n[^1]: A [note](u) with ![an image](v) and [an open bracket.\n",
+    "[a  \nb](u) [c\\\nd](v) ![e  \nf](w)",
+    "[a `b](u)` c](v) ![d `](x)`](y)",
+    "[a <https://b.io> c](u) [d <span>e</span> f](v) [$x$ g](w) [www.h.io i](x)",
+    "![![^1] ![a](u)](v) [![^1]](w)\n\n[^1]: Note."
   ]) {
     sameTree(t, markdown, JSON.stringify(markdown.slice(0, 40)))
   }

@@ -30,9 +30,25 @@ t.test("the widest table's columns, as GFM reads its rows", async (t) => {
     ["indented code", "    | a | b |\n    |---|---|\n", 0],
     ["a setext heading", "a\n---\n", 0],
     ["a thematic break", "text\n\n- - -\n", 0],
-    ["CRLF line endings", "| a | b |\r\n|---|---|\r\n", 2]
+    ["CRLF line endings", "| a | b |\r\n|---|---|\r\n", 2],
+    ["a header ending in an escaped backslash and a pipe", "| a | b \\\\|\n|---|---|\n", 2],
+    ["in a fence opened on a list item's line", "- ```\n  | a | b |\n  |---|---|\n  ```\n", 0],
+    ["in a fence opened on an ordered item's line", "1. ```text\n   | a | b |\n   |---|---|\n   ```\n", 0],
+    ["in an HTML comment", "<!--\n| a | b |\n|---|---|\n-->\n", 0],
+    ["in <pre>", "<pre>\n| a | b |\n|---|---|\n</pre>\n", 0],
+    ["in a math block", "$$\n| a | b |\n|---|---|\n$$\n", 0],
+    ["in front matter", "---\nnotes: |\n  | a | b |\n  |---|---|\n---\nText\n", 0],
+    ["after a heading", "# a | b\n|---|---|\n", 0],
+    ["after a quote's line", "> a | b\n|---|---|\n", 0],
+    ["after a list item", "- a | b\n|---|---|\n", 0],
+    ["after a region that closed", "<!-- note -->\n\n| a | b |\n|---|---|\n", 2],
+    ["after one-line display math", "$$x$$\n\n| a | b |\n|---|---|\n", 2]
   ]
   for (const [name, markdown, columns] of cases) t.equal(widestTable(markdown), columns, name)
+  // The line that made an earlier pattern backtrack once per space (seconds on the server's main
+  // thread): read in about a millisecond now, which this test does not time (table-width.ts).
+  const nearly = `| a |\n|-${" ".repeat(199_990)}x\n`
+  t.equal(widestTable(nearly), 0, "a line of spaces after a dash is no delimiter row")
 })
 
 t.test("a table past the bound fails before it is parsed, naming its width and the bound; one at it renders", async (t) => {

@@ -123,6 +123,13 @@ export class TextRuns {
       if (this.segment > 0) out.push(BREAK_POINT)
       this.segment = 0
     }
+    const unkerned = (write: () => void) => {
+      flush()
+      const from = out.length
+      write()
+      flush()
+      out.push(`${UNKERNED}[${out.splice(from).join("")}]`)
+    }
     const add = (piece: string): void => {
       const bytes = utf8Length(piece)
       if (this.segment + bytes > MAX_SEGMENT_BYTES) {
@@ -143,22 +150,20 @@ export class TextRuns {
         // Most runs are words, short enough to need no counting of their characters.
         this.run += run!.length
         add(run!)
-      } else if (run!.length <= UNKERNED_RUN) {
-        this.longRun(run!, add, breakHere)
       } else {
-        flush()
-        const from = out.length
-        this.longRun(run!, add, breakHere)
-        flush()
-        out.push(`${UNKERNED}[${out.splice(from).join("")}]`)
+        this.longRun(run!, add, breakHere, unkerned)
       }
     }
     flush()
     return out.join("")
   }
 
-  /** A run that may be long: a break point every RUN_CHUNK characters of each stretch past LONG_RUN. */
-  private longRun(run: string, add: (piece: string) => void, breakHere: () => void): void {
+  /**
+   * A run that may be long: a break point every RUN_CHUNK characters of each stretch past LONG_RUN,
+   * and a stretch of more than UNKERNED_RUN characters (CJK letters end a stretch: they are words'
+   * letters, not data) set without kerning.
+   */
+  private longRun(run: string, add: (piece: string) => void, breakHere: () => void, unkerned: (write: () => void) => void): void {
     const clusters = run.match(CLUSTER) ?? []
     let i = 0
     while (i < clusters.length) {
@@ -170,11 +175,15 @@ export class TextRuns {
       let end = i
       while (end < clusters.length && !BREAKS_ANYWHERE.test(clusters[end]!)) end++
       const long = this.run + (end - i) > LONG_RUN
-      for (; i < end; i++) {
-        if (long && this.run > 0 && this.run % RUN_CHUNK === 0) breakHere()
-        add(clusters[i]!)
-        this.run++
+      const write = () => {
+        for (; i < end; i++) {
+          if (long && this.run > 0 && this.run % RUN_CHUNK === 0) breakHere()
+          add(clusters[i]!)
+          this.run++
+        }
       }
+      if (end - i > UNKERNED_RUN) unkerned(write)
+      else write()
     }
   }
 }
