@@ -23,7 +23,7 @@ import { type Coverage, describeCharacters, missingCharacters, recordedCoverage 
 import { fontSetSha256, packageRoot, readManifest, type VerifiedFont, verifyFonts } from "./fonts/manifest.ts"
 import { isLocale, type Locale, localeData } from "./locales.ts"
 import { countCharacters, MAX_MARKDOWN_CHARACTERS } from "./markdown-length.ts"
-import { MAX_TABLE_COLUMNS, widestTable } from "./markdown/table-width.ts"
+import { MAX_TABLE_COLUMNS, tooWideTable } from "./markdown/table-width.ts"
 import { resolveOptions, RenderOptions } from "./common/options.ts"
 import { RenderOverrides } from "./common/overrides.ts"
 import type { Channel, Provenance } from "./provenance.ts"
@@ -281,8 +281,8 @@ export class Renderer {
 
   /** Typesets what `plan` planned, for a caller that planned first (the supervisor looks for a render to reuse). */
   async renderPlanned(plan: RenderPlan, { signal }: RenderCallOptions = {}): Promise<RenderResult> {
-    const columns = widestTable(plan.typeset.markdown)
-    if (columns > MAX_TABLE_COLUMNS) {
+    const columns = tooWideTable(plan.typeset.markdown)
+    if (columns !== undefined) {
       const message = `the document has a table of ${columns} columns, and a table may have at most ${MAX_TABLE_COLUMNS}`
       throw new RenderingFailed({ reason: "rejected", message, diagnostics: [] })
     }

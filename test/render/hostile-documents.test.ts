@@ -21,7 +21,7 @@ import { SqlClient } from "@effect/sql"
 import { readBundle } from "../../src/render/engine/bundle.ts"
 import { CompileFailure, noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { WasmEnginePool } from "../../src/render/engine/wasm-pool.ts"
-import { UNKERNED_RUN } from "../../src/render/markdown/text-runs.ts"
+import { TextRuns, UNKERNED_RUN } from "../../src/render/markdown/text-runs.ts"
 import { packageRoot, verifyFonts } from "../../src/render/fonts/manifest.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { convert, createAccount } from "../helpers/api.ts"
@@ -108,6 +108,9 @@ t.test("a word keeps its kerning; a run of more characters than a word has is se
   const kerned = pitch(0)
   const unkerned = pitch(word.length)
   t.ok(unkerned - kerned > 1, `A and V kerned in the word (${kerned.toFixed(2)} pt a pair), not in the run (${unkerned.toFixed(2)} pt)`)
+  // A run is counted in characters as a reader counts them: 200 emoji (400 UTF-16 units) are a word's length.
+  t.notMatch(new TextRuns().markup("😀".repeat(200)), /kerning/, "200 emoji keep their kerning")
+  t.match(new TextRuns().markup("😀".repeat(UNKERNED_RUN + 1)), /kerning: false/, "and more than the bound do not")
   const inJapanese = pitch(word.length + run.length)
   t.ok(
     Math.abs(inJapanese - kerned) < 0.01,

@@ -5,7 +5,7 @@
  * header row of as many cells) is typeset as what it is.
  */
 import t from "tap"
-import { MAX_TABLE_COLUMNS, widestTable } from "../../src/render/markdown/table-width.ts"
+import { MAX_TABLE_COLUMNS, tooWideTable, widestTable } from "../../src/render/markdown/table-width.ts"
 import { noWorkerReplacements } from "../../src/render/engine/engine.ts"
 import { Renderer, RenderingFailed } from "../../src/render/renderer.ts"
 import { pathologicalInputs } from "../fixtures/pathological.ts"
@@ -49,6 +49,13 @@ t.test("the widest table's columns, as GFM reads its rows", async (t) => {
   // thread): read in about a millisecond now, which this test does not time (table-width.ts).
   const nearly = `| a |\n|-${" ".repeat(199_990)}x\n`
   t.equal(widestTable(nearly), 0, "a line of spaces after a dash is no delimiter row")
+})
+
+t.test("only a table past the bound is too wide, with CRLF line endings too", async (t) => {
+  t.equal(tooWideTable(table(MAX_TABLE_COLUMNS)), undefined)
+  t.equal(tooWideTable(table(MAX_TABLE_COLUMNS + 1)), MAX_TABLE_COLUMNS + 1)
+  t.equal(tooWideTable(table(MAX_TABLE_COLUMNS + 1).replaceAll("\n", "\r\n")), MAX_TABLE_COLUMNS + 1)
+  t.equal(tooWideTable(`${"| a ".repeat(2 * MAX_TABLE_COLUMNS)}\n`), undefined, "pipes without a delimiter row")
 })
 
 t.test("a table past the bound fails before it is parsed, naming its width and the bound; one at it renders", async (t) => {

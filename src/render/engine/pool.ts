@@ -31,8 +31,8 @@ export const TYPST_VERSION = "0.14.2"
  * Typst source; not the compiler's memory, which lies outside it; a WebAssembly worker's
  * converter thread, converter.ts, a native worker's process). Every document of the render
  * benchmark renders in 48 MiB (the 60-page report and 200,000 characters with a footnote every
- * 200 fail in 32 MiB; 25 November 2026); 256 MiB leaves five times that, where Node's default would let one hostile
- * document take gigabytes.
+ * 200 fail in 32 MiB; 25 November 2026); 256 MiB leaves five times that, where Node's default
+ * would let one hostile document take gigabytes.
  */
 export const DEFAULT_WORKER_HEAP_MIB = 256
 

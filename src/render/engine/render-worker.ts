@@ -13,7 +13,7 @@ import { serveJobs } from "./worker-loop.ts"
 
 export type RenderWorkerData = CompilerSetup & {
   readonly warmUp: boolean
-  /** Where the converter thread's code is (render-worker-url.ts), and its JavaScript heap in MiB (PRESSROOM_RENDER_WORKER_HEAP_MB). */
+  /** Where the converter thread's code is (render-worker-url.ts), and its heap in MiB (PRESSROOM_RENDER_WORKER_HEAP_MB). */
   readonly converterUrl: string
   readonly converterHeapMiB: number
 }

@@ -96,7 +96,8 @@ export class WasmEnginePool extends EnginePool {
         ...(options.evictionTimeoutMs === undefined ? {} : { evictionTimeoutMs: options.evictionTimeoutMs }),
         engineVersion: `typst ${TYPST_VERSION} (typst.ts ${release.version}, wasm)`,
         releaseChecksum,
-        // Resolved once, as the converter's above: without a built worker (Node) the pool fails to start, saying to run npm run build.
+        // Resolved once, as the converter's above: without a built worker (Node) the pool fails to
+        // start, saying to run npm run build.
         start: threadHost(
           workerUrl("render-worker"),
           (): RenderWorkerData => ({ ...workerData, fontInfos: described.fontInfos }),

