@@ -9,7 +9,14 @@ import { availableParallelism } from "node:os"
 import packageJson from "../../package.json" with { type: "json" }
 import { catalog, findTemplate, type TemplateId, templatePath } from "./catalog.ts"
 import { readBundle, type BundleFile } from "./engine/bundle.ts"
-import { CompileFailure, type TypesetJob, type TypesetResult, type TypstEngine, type WorkerReplacements } from "./engine/engine.ts"
+import {
+  CompileFailure,
+  refusalOf,
+  type TypesetJob,
+  type TypesetResult,
+  type TypstEngine,
+  type WorkerReplacements
+} from "./engine/engine.ts"
 import { NativeEnginePool } from "./engine/native-pool.ts"
 import {
   DEFAULT_COMPILER_MEMORY_MIB,
@@ -96,7 +103,8 @@ export class InvalidRenderRequest extends Schema.TaggedError<InvalidRenderReques
 /**
  * The document could not be typeset (`rendering_failed`). `reason` says why, for logs and retries
  * (only `crashed` is the service's fault, CompileFailureReason; `rejected` also for a table wider
- * than MAX_TABLE_COLUMNS, refused before a worker sees it); `diagnostics` are the compiler's
+ * than MAX_TABLE_COLUMNS, refused before a worker sees it, and for a document the converter refuses,
+ * whose message says why: engine.ts's `refused`); `diagnostics` are the compiler's
  * messages, for the CLI, never for an API client (they may name template internals) nor, but for
  * those of a trap, which are the pool's own, for logs (they may quote the document).
  */
@@ -418,7 +426,7 @@ const failureMessage = (failure: CompileFailure, limits: RenderLimits): string =
     case "crashed":
       return "the renderer stopped while typesetting the document"
     case "rejected":
-      return "the document could not be typeset"
+      return refusalOf(failure) ?? "the document could not be typeset"
     case "cancelled":
       return "the render was cancelled"
   }

@@ -3,8 +3,9 @@
  * WebAssembly worker's converter thread (convert-worker.ts), in a native worker's own process.
  */
 import { loadLatexParser, mayHoldMath } from "../math/latex-parser.ts"
-import { CompileFailure, type TypesetJob } from "./engine.ts"
+import { refused, type TypesetJob } from "./engine.ts"
 import { parseMarkdown } from "../markdown/parse.ts"
+import { TooManyBlocks } from "../markdown/block-count.ts"
 import { toTypst, type TypstBody } from "../markdown/to-typst.ts"
 import type { RenderWarning } from "../common/warnings.ts"
 import type { Nodes, Root } from "mdast"
@@ -23,10 +24,12 @@ const firstHeading = (root: Root): string | null => {
   return null
 }
 
-const tooDeep = (error: unknown): never => {
+const refuse = (error: unknown): never => {
   // The parser and the converter recurse per level of nesting; past what the stack holds the
-  // document is refused like any other that cannot be typeset.
-  if (error instanceof RangeError) throw new CompileFailure("rejected", ["the document is nested too deeply"])
+  // document is refused like any other that cannot be typeset, as is one of more blocks than
+  // MAX_BLOCKS (block-count.ts).
+  if (error instanceof RangeError) throw refused("the document is nested too deeply")
+  if (error instanceof TooManyBlocks) throw refused(error.message)
   throw error
 }
 
@@ -53,7 +56,7 @@ const convertDocument = (job: TypesetJob, undecodableImages?: ReadonlySet<string
     })
     return { settings, body: toTypst(parsed.root, { undecodableImages }), warnings: parsed.warnings }
   } catch (error) {
-    return tooDeep(error)
+    return refuse(error)
   }
 }
 

@@ -52,6 +52,18 @@ export class CompileFailure extends Error {
   }
 }
 
+/** Marks the converter's own refusals among a failure's details, whose words (no document text) a client may read. */
+const REFUSAL = "refused: "
+
+/** A document the converter refuses before Typst sees it, for a reason a client is told (renderer.ts). */
+export const refused = (message: string): CompileFailure => new CompileFailure("rejected", [`${REFUSAL}${message}`])
+
+/** The message of a converter's refusal, or undefined for any other failure (Typst's diagnostics may quote the template). */
+export const refusalOf = (failure: CompileFailure): string | undefined => {
+  const detail = failure.details[0]
+  return failure.reason === "rejected" && detail?.startsWith(REFUSAL) ? detail.slice(REFUSAL.length) : undefined
+}
+
 export const cancelled = (): CompileFailure => new CompileFailure("cancelled", ["the render was cancelled"])
 
 /**

@@ -9,9 +9,11 @@ import { frontmatter } from "micromark-extension-frontmatter"
 import { gfm } from "micromark-extension-gfm"
 import { parse as parseYaml } from "yaml"
 import type { RenderWarning } from "../common/warnings.ts"
+import { countBlocks, MAX_BLOCKS, TooManyBlocks } from "./block-count.ts"
 import { cutContainerMarkers } from "./container-markers.ts"
 import { deepSpans } from "./deep-spans.ts"
 import { mathMdast, promoteDisplayParagraphs } from "./math-mdast.ts"
+import { treeInParts } from "./parse-in-parts.ts"
 import { mathSyntax } from "./math-syntax.ts"
 import { cutByBytes, MAX_SEGMENT_BYTES, utf8Length } from "./text-runs.ts"
 
@@ -98,15 +100,29 @@ const treeOf = (markdown: string, unwrapDeepSpans: boolean): Root =>
 
 /**
  * The tree of the Markdown exactly as written (the tests compare the rewritten parses with it), but
- * for spans nested past what the converter shows (deep-spans.ts).
+ * for spans nested past what the converter shows (deep-spans.ts); a long document parsed in parts
+ * (parse-in-parts.ts).
  */
-export const parseTree = (markdown: string): Root => treeOf(markdown, true)
+export const parseTree = (markdown: string): Root => treeInParts(markdown, (part) => treeOf(part, true))
 
 /** The tree exactly as written, every span kept: what the parser itself gives, for the tests that compare parsers. */
 export const parseTreeWhole = (markdown: string): Root => treeOf(markdown, false)
 
+/** The tree, its blocks counted part by part: a document of more than MAX_BLOCKS throws TooManyBlocks as soon as the count passes it. */
+const boundedTree = (markdown: string): Root => {
+  let blocks = 0
+  return treeInParts(
+    markdown,
+    (part) => treeOf(part, true),
+    (nodes) => {
+      blocks += countBlocks(nodes)
+      if (blocks > MAX_BLOCKS) throw new TooManyBlocks(blocks)
+    }
+  )
+}
+
 export const parseMarkdown = (markdown: string): ParsedMarkdown => {
-  const root = parseTree(cutContainerMarkers(markdown))
+  const root = boundedTree(cutContainerMarkers(markdown))
   promoteDisplayParagraphs(root)
   const warnings: Array<RenderWarning> = []
   const frontMatter = readFrontMatter(root, warnings)
