@@ -9,11 +9,14 @@
  * A part ends before a line L (the next part's first) in two cases, each checked on the parsed part:
  * - after a blank line, L starting at its first column with neither a space nor a list marker: a
  *   blank line and such a line close every container, so the next part starts where a document
- *   starts. Leaf blocks that a blank line does not end (fenced code, math, HTML of kinds 1-5) hold
- *   it, so a part whose last block reaches into the blank lines is not cut there;
+ *   starts. Leaf blocks that a blank line does not end (fenced code, HTML of kinds 1-5) hold it,
+ *   so a part whose last block reaches into the blank lines is not cut there. L is not `---`
+ *   (front matter at a document's start) nor a byte order mark (dropped there);
  * - with no blank line before, L a list item at its first column: when the part ends in a list of
  *   the same marker, L is that list's next item, and the next part's first list is merged into it.
- * Anything else (no such line, a check that fails) leaves the rest of the document in one part.
+ * Nor is a part cut that holds a `$$` line that may still open a formula (mayOpenFormula), or
+ * that does not hold the front matter whole. Anything else (no such line, a check that fails)
+ * leaves the rest of the document in one part.
  *
  * A definition (`[label]: …`, `[^label]: …`) is known to the whole document, and decides whether
  * `[label]` before it is a reference: a document holding `]:` is parsed whole.
@@ -100,10 +103,10 @@ const MATH_FENCE = /^\uFEFF?[ \t]*(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]*)*\${2,}[ \
 
 /**
  * Whether the part (`source`, whose offset 0 is its index `zero`) holds a line that may open a
- * display formula outside any formula or code. A
- * formula is a block only once a line closes it, and until then the parser holds the lines that
- * follow, blank or not, as the formula's (math-flow.ts): when the part ends first, the formula's
- * lines are read as prose, yet in the whole document a later line may close it.
+ * display formula outside any formula or code. A formula is a block only once a line closes it,
+ * and until then the parser holds the lines that follow, blank or not, as the formula's
+ * (math-flow.ts): when the part ends first, the formula's lines are read as prose, yet in the
+ * whole document a later line may close it.
  */
 const mayOpenFormula = (source: string, part: Root, zero: number): boolean => {
   const fences = [...source.matchAll(MATH_FENCE)].map((match) => match.index + match[0].indexOf("$") - zero)
@@ -120,13 +123,15 @@ const mayOpenFormula = (source: string, part: Root, zero: number): boolean => {
 }
 
 /**
- * Whether the part ending before `cut` (parsed as `part`, its offset 0 at `origin`) may end there: its last
- * block ends before the blank lines, or it ends in a list whose next item L is (same marker).
+ * Whether the part ending before `cut` (parsed as `part`, its offset 0 at `origin`) may end there:
+ * its last block ends before the blank lines, or it ends in a list whose next item L is (the same
+ * marker).
  */
 const mayEnd = (text: string, cut: Cut, part: Root, origin: number): boolean => {
   const last = part.children.at(-1)
   if (cut.kind === "afresh") return last === undefined || origin + last.position!.end.offset! < cut.blankFrom
-  // A block left open at the part's end (code in the last item) takes in the line ending, which L ends in the whole.
+  // A block left open at the part's end (code in the last item) takes in the line ending before
+  // L, which in the whole document L closes before.
   const lineEnding = text.charCodeAt(cut.at - 1) === 0x0a && text.charCodeAt(cut.at - 2) === 0x0d ? cut.at - 2 : cut.at - 1
   return (
     last?.type === "list" &&
