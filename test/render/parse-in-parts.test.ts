@@ -1,11 +1,12 @@
 /**
  * A long document parsed in parts (markdown/parse-in-parts.ts) gives the tree of its whole parse,
- * positions included: over every CommonMark example and arbitrary documents of the constructs
+ * positions included: over every CommonMark example, real documents, and arbitrary documents of the constructs
  * that outlive a blank line or span one (fences, math, HTML, lists, quotes, front matter), each cut
  * wherever a part may end. Documents of many list items or paragraphs are cut into many parts; a
  * document of more than MAX_BLOCKS blocks is refused with a message naming the bound,
  * and one of MAX_BLOCKS renders.
  */
+import { readdirSync, readFileSync } from "node:fs"
 import { isDeepStrictEqual } from "node:util"
 import spec from "commonmark-spec"
 import fc from "fast-check"
@@ -36,6 +37,21 @@ t.test("every CommonMark example parses in parts to its whole tree", async (t) =
     differ.map((example) => example.number),
     []
   )
+})
+
+t.test("real documents parse in parts to their whole tree: READMEs, the benchmarks' report, this repository's docs", async (t) => {
+  const root = new URL("../../", import.meta.url)
+  const files = [
+    ...readdirSync(new URL("test/fixtures/readmes/", root)).map((name) => `test/fixtures/readmes/${name}`),
+    "bench/fixtures/report.md",
+    ...readdirSync(new URL("docs/", root))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`)
+  ]
+  for (const file of files) {
+    const markdown = readFileSync(new URL(file, root), "utf8")
+    t.ok(isDeepStrictEqual(inSmallestParts(markdown), parseTreeWhole(markdown)), `${file}: ${partsOf(markdown, 1)} parts`)
+  }
 })
 
 t.test("cut where a part may end, and only there", async (t) => {
