@@ -14,7 +14,7 @@ import { checkJobResponse, millisBetween } from "../helpers/job-response.ts"
 import { pdfText } from "../helpers/pdf.ts"
 import { ADMIN_TOKEN, type RunningServer, startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
-import { slowTable } from "../helpers/lifecycle.ts"
+import { slowDocument } from "../helpers/lifecycle.ts"
 import { awaitJob, download, getJob, mutate, newDocument, preview, publish } from "../helpers/v2.ts"
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -94,7 +94,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("a preview that outlasts the threshold: 202 when the 2 s threshold ends", async (t) => {
     const account = await createAccount(server)
-    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowTable })
+    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowDocument })
     const started = Date.now()
     const response = await preview(server, account.key, documentId, revisionId)
     const waited = Date.now() - started

@@ -6,11 +6,12 @@
  * SIGKILL, the other finishes it as attempt 2, its unit is committed once and the PDF downloads.
  * PGlite is one process by design, so this runs on PostgreSQL only.
  */
+import { execFileSync } from "node:child_process"
 import pg from "pg"
 import t from "tap"
 import { createAccount, requestJson, usageOf } from "../helpers/api.ts"
 import { freshDatabase, postgresServerUrl } from "../helpers/database.ts"
-import { sectionsMarkdown, slowTable, until } from "../helpers/lifecycle.ts"
+import { sectionsMarkdown, slowDocument, until } from "../helpers/lifecycle.ts"
 import { pdfText } from "../helpers/pdf.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
 import { awaitJob, download, mutate, newDocument, publish } from "../helpers/v2.ts"
@@ -40,11 +41,13 @@ if (!postgresServerUrl) {
       return row?.status === "running" && (await holderPid(jobId)) === server.process.pid
     })
 
-  // A holds its one render worker with a long table, admitted before B exists: so A's next
-  // admissions can only be rendered by B.
-  const a = await startServer(t, env)
+  // A holds its one render worker with a slow document, admitted before B exists: so A's next
+  // admissions can only be rendered by B. No document holds a worker for long any more (issue
+  // 37), so A compiles natively, in a child process, which is stopped where it is once the
+  // render runs: the job stays running on A until it is cancelled, which ends that process.
+  const a = await startServer(t, { ...env, PRESSROOM_RENDER_ENGINE: "native" })
   const owner = await createAccount(a, { plan: "yearly" })
-  const busy = await newDocument(a, owner.key, { markdown: slowTable })
+  const busy = await newDocument(a, owner.key, { markdown: slowDocument })
   const busyJob = (
     await mutate(a, "POST", `/api/v2/documents/${busy.documentId}/previews`, owner.key, {
       revisionId: busy.revisionId,
@@ -52,6 +55,11 @@ if (!postgresServerUrl) {
     })
   ).body.job.id as string
   await runningOn(a, busyJob)
+  const compilers = execFileSync("pgrep", ["-P", String(a.process.pid)], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+  if (compilers.length !== 1) throw new Error(`A should have one compiler process, not ${compilers.length}`)
+  for (const pid of compilers) process.kill(Number(pid), "SIGSTOP")
   const b = await startServer(t, env)
 
   await t.test("a publication admitted on A and rendered on B downloads from both", async (t) => {

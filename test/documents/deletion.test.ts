@@ -13,7 +13,7 @@ import t from "tap"
 import { createAccount, requestJson, usageOf } from "../helpers/api.ts"
 import { storedPdfs } from "../helpers/artifact-bytes.ts"
 import { forEachDatabase, runWith } from "../helpers/database.ts"
-import { slowTable, until } from "../helpers/lifecycle.ts"
+import { slowDocument, until } from "../helpers/lifecycle.ts"
 import { type RunningServer, startServer } from "../helpers/server.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { expectError } from "../helpers/v2-contract.ts"
@@ -109,7 +109,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("deletion while a job runs: the job ends cancelled, its unit released, no bytes kept", async (t) => {
     const account = await createAccount(server, { monthlyUnits: 5 })
-    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowTable })
+    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowDocument })
     deletedDocuments.push(documentId)
     const storedBefore = await storedPdfs(server, database)
     const jobId = (await publish(server, account.key, documentId, revisionId)).body.job.id as string

@@ -9,11 +9,11 @@ import t from "tap"
 import { createAccount, usageOf } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { awaitJob, newDocument, preview, publish } from "../helpers/v2.ts"
-import { slowTable } from "../helpers/lifecycle.ts"
+import { slowDocument } from "../helpers/lifecycle.ts"
 import { startServer } from "../helpers/server.ts"
 
 await forEachDatabase(t, async (t, database) => {
-  // The slow table passes this deadline: it fails with rendering_failed, the document's fault.
+  // The slow document passes this deadline: it fails with rendering_failed, the document's fault.
   // That test comes last: its worker is then replaced, which on a loaded machine can outlast the
   // 2 s threshold that the other tests expect a render to finish within.
   const server = await startServer(t, { ...database.env, PRESSROOM_RENDER_TIMEOUT_MS: "3000" })
@@ -77,7 +77,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("a final that cannot be typeset: reserved while it runs, released when it fails", async (t) => {
     const account = await createAccount(server, { monthlyUnits: 3 })
-    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowTable })
+    const { documentId, revisionId } = await newDocument(server, account.key, { markdown: slowDocument })
     const admitted = await publish(server, account.key, documentId, revisionId)
     t.equal(admitted.status, 202, "still running when the 2 s threshold ends")
     t.match(await usageOf(server, account.accountId), { used: 0, reserved: 1, remaining: 2 }, "its unit is reserved")

@@ -8,7 +8,7 @@ import t from "tap"
 import { createAccount, usageOf } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
 import { checkJobResponse } from "../helpers/job-response.ts"
-import { slowTable, until } from "../helpers/lifecycle.ts"
+import { slowDocument, until } from "../helpers/lifecycle.ts"
 import { startServer } from "../helpers/server.ts"
 import { awaitJob, getJob, mutate, newDocument, preview, publish } from "../helpers/v2.ts"
 
@@ -19,7 +19,7 @@ await forEachDatabase(t, async (t, database) => {
 
   await t.test("queued, then running: both end cancelled and both units are released", async (t) => {
     const account = await createAccount(server, { monthlyUnits: 5 })
-    const slow = await newDocument(server, account.key, { markdown: slowTable })
+    const slow = await newDocument(server, account.key, { markdown: slowDocument })
     const short = await newDocument(server, account.key)
     const running = (await publish(server, account.key, slow.documentId, slow.revisionId)).body.job.id as string
     await until("the slow job to run", async () => (await getJob(server, account.key, running)).body.job.status === "running")

@@ -7,7 +7,7 @@ import t from "tap"
 import { convert, createAccount, usageOf } from "../helpers/api.ts"
 import { breakArtifactWrites } from "../helpers/artifact-bytes.ts"
 import { forEachDatabase, freshDatabase } from "../helpers/database.ts"
-import { slowTable, until } from "../helpers/lifecycle.ts"
+import { slowDocument, until } from "../helpers/lifecycle.ts"
 import { startServer } from "../helpers/server.ts"
 
 const jobsTotal = async (server: { url: string }) => {
@@ -62,15 +62,15 @@ await forEachDatabase(t, async (t, database) => {
   })
 
   await t.test("a document that cannot be typeset fails with rendering_failed and charges nothing", async (t) => {
-    // A deadline of its own, well short of the 4-5 s in which the slow table fills the native
-    // compiler's 512 MiB: past 6 s either bound could end it first, and this checks the deadline's.
+    // A deadline of its own, well short of the time the slow document takes on either engine, so
+    // that this checks the deadline's end of a render.
     const own = await freshDatabase(database.kind)
     t.teardown(own.drop)
     const server = await startServer(t, { ...own.env, PRESSROOM_RENDER_TIMEOUT_MS: "1500" })
     const account = await createAccount(server)
     const before = await usageOf(server, account.accountId)
     const timedOut = await replacements(server, "timeout")
-    const response = await convert(server, account.key, { markdown: slowTable })
+    const response = await convert(server, account.key, { markdown: slowDocument })
     t.equal(response.status, 422)
     t.equal(response.error?.error.code, "rendering_failed")
     t.equal(response.error?.error.category, "render")
@@ -108,9 +108,9 @@ await forEachDatabase(t, async (t, database) => {
     t.same(await states(), { running: 0, queued: 0 }, "no job is running or queued before")
     const running = new AbortController()
     const queued = new AbortController()
-    // One render worker: the slow table holds it until the deadline, the second job waits behind it.
-    const first = convert(server, account.key, { markdown: slowTable }, { signal: running.signal }).catch(() => "aborted")
-    await until("the slow table to run", async () => (await states()).running === 1)
+    // One render worker: the slow document holds it until the deadline, the second job waits behind it.
+    const first = convert(server, account.key, { markdown: slowDocument }, { signal: running.signal }).catch(() => "aborted")
+    await until("the slow document to run", async () => (await states()).running === 1)
     const second = convert(server, account.key, { markdown: "Never rendered." }, { signal: queued.signal }).catch(() => "aborted")
     await until("the second job to be queued", async () => (await states()).queued === 1)
     t.same(await states(), { running: 1, queued: 1 }, "the first job runs, the second waits behind it")

@@ -12,7 +12,7 @@
 import t from "tap"
 import { convert, createAccount, type TestAccount } from "../helpers/api.ts"
 import { forEachDatabase } from "../helpers/database.ts"
-import { slowTable, until } from "../helpers/lifecycle.ts"
+import { slowDocument, until } from "../helpers/lifecycle.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { awaitJob, getJob, mutate, newDocument, preview } from "../helpers/v2.ts"
 import { type Received, verify } from "../helpers/webhook-receiver.ts"
@@ -100,7 +100,7 @@ t.test("webhook deliveries", (t) =>
       const failedOnly = await subscribe(owner, "/failed-only", ["job.failed"])
       await subscribe(other, "/other")
 
-      const slow = await newDocument(server, owner.key, { markdown: slowTable })
+      const slow = await newDocument(server, owner.key, { markdown: slowDocument })
       const short = await newDocument(server, owner.key)
       const failing = (await preview(server, owner.key, slow.documentId, slow.revisionId)).body.job.id as string
       await until("the slow job to run", async () => (await getJob(server, owner.key, failing)).body.job.status === "running")
