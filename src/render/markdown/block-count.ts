@@ -7,8 +7,8 @@
  * compiler whatever its length (docs/performance.md, "Documents of many blocks"). 50,000 one-word
  * list items (200,000 characters) ran 30 s to the render deadline. The parser counts blocks part
  * by part (parse-in-parts.ts) and stops at the bound, so such a document fails in about the time
- * MAX_BLOCKS blocks take to parse, with a message that names the bound; 200,000 characters of
- * prose hold about 2,000.
+ * MAX_BLOCKS blocks take to parse, with a message that names the bound. Prose holds far fewer:
+ * the 60-page report has 571 blocks in 70,000 characters.
  */
 import type { Nodes } from "mdast"
 
