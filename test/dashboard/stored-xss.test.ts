@@ -76,6 +76,7 @@ t.test("what a user wrote is shown as text, never as HTML", async (t) => {
     await page.getByLabel("Endpoint").fill(receiver.endpoint("/evil"))
     await page.getByLabel("Description").fill(TITLE)
     await page.getByRole("button", { name: "Add subscription" }).click()
+    await page.getByRole("cell", { name: TITLE, exact: true }).waitFor()
     await expectInert(t, "the webhooks")
     t.ok(await page.getByRole("cell", { name: TITLE, exact: true }).isVisible(), "the description as text")
 
@@ -87,6 +88,8 @@ t.test("what a user wrote is shown as text, never as HTML", async (t) => {
     await page.goto(`${server.url}/app/webhooks`)
     await page.getByRole("link", { name: "Deliveries" }).click()
     const answer = page.locator("code.excerpt", { hasText: "window.pwned" })
+    // The click navigates: read the page once the deliveries are shown, not the one being left.
+    await answer.first().waitFor()
     await expectInert(t, "the deliveries")
     t.match(await answer.first().textContent(), SCRIPT, "the endpoint's answer as text")
   })
