@@ -11,13 +11,17 @@ import { isValidPdf } from "../helpers/pdf.ts"
 import type { TestContext } from "../helpers/tap.ts"
 import { testEngine } from "../helpers/render.ts"
 
-/** 186,000 characters of table: about 25 s of typesetting on the 2-core CI machine. */
+/**
+ * 186,000 characters of table, 24,000 cells: more blocks than a document may have, so it is refused
+ * once parsed (markdown/block-count.ts), but its parse alone takes seconds: the tests here stop it
+ * before that.
+ */
 const LONG = `| a | b | c | d |\n|---|---|---|---|\n${"| xx yy | zz ww | 12.5 | *e* |\n".repeat(6000)}`
 /** A document of about a second. */
 const MEDIUM = `${"Lorem ipsum dolor sit amet, consectetur adipiscing elit.[^n]\n\n".repeat(600)}[^n]: A note.\n`
 const SHORT = "# Next\n\nA short document.\n"
 
-/** A new worker starts and warms in a few seconds; the long render alone takes far longer. */
+/** A new worker starts and warms in a few seconds; the long render would take far longer to end. */
 const WELL_BEFORE_LONG_FINISHES_MS = 15_000
 
 const settle = <A>(promise: Promise<A>): Promise<{ readonly value?: A; readonly error?: unknown }> =>

@@ -206,11 +206,12 @@ export const treeInParts = (
     // Where the part's offset 0 lies in the text: after the mark, in the first part.
     const origin = start === 0 ? mark : start
     const cut = nextCut(text, Math.min(start + partChars, text.length))
-    let part = parse(cut === null ? text.slice(start) : text.slice(start, cut.at))
+    const source = cut === null ? text.slice(start) : text.slice(start, cut.at)
+    let part = parse(source)
     const ends =
       cut !== null &&
       mayEnd(text, cut, part, origin) &&
-      !mayOpenFormula(text.slice(start, cut.at), part, origin - start) &&
+      !mayOpenFormula(source, part, origin - start) &&
       (!frontMatter || start > 0 || part.children[0]?.type === "yaml")
     if (cut !== null && !ends) part = parse(text.slice(start))
     eachPart(part.children)
